@@ -1,0 +1,471 @@
+package dev.ovnj.testkit;
+
+import dev.ovnj.testkit.tls.TestCertificates;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real {@code ovsdb-server} process listening on 127.0.0.1, with its database, log and control
+ * socket in a private directory. Made with {@link #builder()} (or {@link #start()} for an empty OVN
+ * Northbound database on TCP). The process belongs to this object: {@link #close()} ends it and
+ * removes the directory, and a JVM shutdown hook kills it if the test forgets.
+ *
+ * <p>Faults: {@link #kill()} (SIGKILL), {@link #pause()}/{@link #resume()} (SIGSTOP/SIGCONT, so a
+ * client's echo goes unanswered while the socket stays open), {@link #stop()} then
+ * {@link #restart()} with the same database file and the same ports.
+ */
+public final class OvsdbServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(OvsdbServer.class);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
+
+    private final Path dir;
+    private final Path database;
+    private final String databaseName;
+    private final int port;
+    private final Path unixSocket;
+    private final int sslPort;
+    private final TestCertificates certificates;
+    private final List<String> extraArgs;
+    private final boolean ownsDirectory;
+    private final Thread shutdownHook;
+    private volatile Process process;
+    private volatile boolean paused;
+
+    private OvsdbServer(Builder b, Path dir, Path database, String databaseName) {
+        this.dir = dir;
+        this.database = database;
+        this.databaseName = databaseName;
+        this.port = b.port > 0 ? b.port : FreePorts.next();
+        this.unixSocket = b.unixSocket ? dir.resolve("db.sock") : null;
+        this.sslPort = b.ssl ? FreePorts.next() : 0;
+        this.certificates = b.ssl ? TestCertificates.generate(dir.resolve("pki")) : null;
+        this.extraArgs = List.copyOf(b.extraArgs);
+        this.ownsDirectory = b.directory == null;
+        this.shutdownHook = new Thread(this::killQuietly, "ovnj-ovsdb-server-reaper");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /**
+     * Starts a server with an empty OVN Northbound database (the bundled 7.0.0 schema) on TCP.
+     *
+     * @return the running server
+     */
+    public static OvsdbServer start() {
+        return builder().start();
+    }
+
+    /**
+     * Returns a builder for a server with custom schema, extra remotes or an existing database.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The TCP remote clients use, e.g. {@code tcp:127.0.0.1:40123}. */
+    public String remote() {
+        return "tcp:127.0.0.1:" + port;
+    }
+
+    /** The TCP port on 127.0.0.1. */
+    public int port() {
+        return port;
+    }
+
+    /** The {@code unix:PATH} remote, present when the builder asked for a unix socket. */
+    public Optional<String> unixRemote() {
+        return Optional.ofNullable(unixSocket).map(p -> "unix:" + p);
+    }
+
+    /** The {@code ssl:127.0.0.1:PORT} remote, present when the builder asked for TLS. */
+    public Optional<String> sslRemote() {
+        return sslPort == 0 ? Optional.empty() : Optional.of("ssl:127.0.0.1:" + sslPort);
+    }
+
+    /** The certificates the TLS remote uses (and a client certificate signed by the same CA). */
+    public Optional<TestCertificates> certificates() {
+        return Optional.ofNullable(certificates);
+    }
+
+    /** Name of the database this server serves, e.g. {@code OVN_Northbound}. */
+    public String databaseName() {
+        return databaseName;
+    }
+
+    /** The database file, kept across {@link #restart()}. */
+    public Path databaseFile() {
+        return database;
+    }
+
+    /** The directory holding the database, log and sockets. */
+    public Path directory() {
+        return dir;
+    }
+
+    /** The path of the server's control socket, for {@code ovs-appctl -t}. */
+    public Path controlSocket() {
+        return dir.resolve("ovsdb-server.ctl");
+    }
+
+    /**
+     * The process id of the running server.
+     *
+     * @return the pid
+     * @throws TestkitException when the server is not running
+     */
+    public long pid() {
+        Process p = process;
+        if (p == null) {
+            throw new TestkitException("ovsdb-server is not running");
+        }
+        return p.pid();
+    }
+
+    /** Returns true while the server process is alive (also when paused). */
+    public boolean isRunning() {
+        Process p = process;
+        return p != null && p.isAlive();
+    }
+
+    /** The server's log so far (its log file and anything it printed). */
+    public String log() {
+        StringBuilder sb = new StringBuilder();
+        for (String f : List.of("ovsdb-server.log", "stderr.log")) {
+            Path p = dir.resolve(f);
+            if (Files.exists(p)) {
+                try {
+                    sb.append(Files.readString(p, StandardCharsets.UTF_8));
+                } catch (IOException e) {
+                    sb.append("(cannot read ").append(p).append(")\n");
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Runs {@code ovs-appctl} against this server's control socket.
+     *
+     * @param args the command and its arguments, e.g. {@code "cluster/status", "OVN_Northbound"}
+     * @return what it printed
+     */
+    public String appctl(String... args) {
+        List<String> argv = new ArrayList<>(List.of("ovs-appctl", "-t", controlSocket().toString()));
+        argv.addAll(List.of(args));
+        return Command.of(argv).timeout(Duration.ofSeconds(20)).check();
+    }
+
+    /** Ends the server gracefully (SIGTERM) and waits for it; the database file stays. */
+    public synchronized void stop() {
+        Process p = process;
+        if (p == null) {
+            return;
+        }
+        if (paused) {
+            resume();
+        }
+        p.destroy();
+        awaitExit(p);
+        process = null;
+        LOG.info("ovsdb-server {} stopped", remote());
+    }
+
+    /** Kills the server with SIGKILL, as a crash would; the database file stays. */
+    public synchronized void kill() {
+        Process p = process;
+        if (p == null) {
+            return;
+        }
+        p.destroyForcibly();
+        awaitExit(p);
+        process = null;
+        paused = false;
+        LOG.info("ovsdb-server {} killed", remote());
+    }
+
+    /** Freezes the server with SIGSTOP: connections stay open but nothing is answered. */
+    public synchronized void pause() {
+        signal("STOP");
+        paused = true;
+    }
+
+    /** Thaws a paused server with SIGCONT. */
+    public synchronized void resume() {
+        signal("CONT");
+        paused = false;
+    }
+
+    /**
+     * Starts the server again on the same ports with the same database file (after
+     * {@link #stop()} or {@link #kill()}; a running server is stopped first).
+     */
+    public synchronized void restart() {
+        stop();
+        launch();
+    }
+
+    /** Kills the server and removes its directory (unless the caller supplied the directory). */
+    @Override
+    public synchronized void close() {
+        kill();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // The hook is running or about to; nothing left to unregister.
+        }
+        if (ownsDirectory) {
+            deleteTree(dir);
+        }
+    }
+
+    synchronized void launch() {
+        List<String> argv = new ArrayList<>(List.of("ovsdb-server", database.toString(),
+                "--remote=ptcp:" + port + ":127.0.0.1",
+                "--unixctl=" + controlSocket(),
+                "--log-file=" + dir.resolve("ovsdb-server.log"),
+                "-vconsole:off", "-vfile:info", "--no-chdir",
+                "--pidfile=" + dir.resolve("ovsdb-server.pid")));
+        if (unixSocket != null) {
+            argv.add("--remote=punix:" + unixSocket);
+        }
+        if (certificates != null) {
+            argv.add("--remote=pssl:" + sslPort + ":127.0.0.1");
+            argv.add("--private-key=" + certificates.serverKey());
+            argv.add("--certificate=" + certificates.serverCert());
+            argv.add("--ca-cert=" + certificates.caCert());
+        }
+        argv.addAll(extraArgs);
+        try {
+            process = new ProcessBuilder(argv)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stderr.log").toFile()))
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .start();
+        } catch (IOException e) {
+            throw new TestkitException("cannot start ovsdb-server: " + e.getMessage()
+                    + " (scripts/install-ovs.sh installs it)", e);
+        }
+        awaitAnswering();
+        LOG.info("ovsdb-server {} started (pid {}, database {})", remote(), process.pid(), databaseName);
+    }
+
+    /**
+     * Waits until the server answers {@code list_dbs} on its TCP remote. A process that exits
+     * first fails with its log, so a bad schema or a taken port is reported, not waited out.
+     */
+    private void awaitAnswering() {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new TestkitException("ovsdb-server exited with " + process.exitValue() + " while starting:\n" + log());
+            }
+            if (answersListDbs()) {
+                return;
+            }
+            sleep(20);
+        }
+        killQuietly();
+        throw new TestkitException("ovsdb-server did not answer on " + remote() + " within " + START_TIMEOUT + ":\n" + log());
+    }
+
+    private boolean answersListDbs() {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            s.setSoTimeout(1000);
+            OutputStream out = s.getOutputStream();
+            out.write("{\"id\":0,\"method\":\"list_dbs\",\"params\":[]}".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = s.getInputStream();
+            byte[] buf = new byte[4096];
+            StringBuilder reply = new StringBuilder();
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                reply.append(new String(buf, 0, n, StandardCharsets.UTF_8));
+                if (reply.indexOf("\"result\"") >= 0 && reply.indexOf(databaseName) >= 0) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private void signal(String sig) {
+        Command.of("kill", "-" + sig, Long.toString(pid())).check();
+    }
+
+    private void killQuietly() {
+        Process p = process;
+        if (p != null) {
+            p.destroyForcibly();
+        }
+    }
+
+    private static void awaitExit(Process p) {
+        try {
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TestkitException("interrupted", e);
+        }
+    }
+
+    static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Configures and starts an {@link OvsdbServer}. */
+    public static final class Builder {
+        private Path schema;
+        private Path existingDatabase;
+        private Path directory;
+        private int port;
+        private boolean unixSocket;
+        private boolean ssl;
+        private final List<String> extraArgs = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        /**
+         * Creates the database from this schema file instead of the bundled OVN Northbound one.
+         *
+         * @param schemaFile an {@code .ovsschema} file
+         * @return this builder
+         */
+        public Builder schema(Path schemaFile) {
+            this.schema = schemaFile;
+            return this;
+        }
+
+        /**
+         * Serves an existing database file (standalone or clustered) instead of creating one.
+         *
+         * @param databaseFile the file, used in place
+         * @return this builder
+         */
+        public Builder database(Path databaseFile) {
+            this.existingDatabase = databaseFile;
+            return this;
+        }
+
+        /**
+         * Keeps the server's files in this directory (which then survives {@link #close()}).
+         *
+         * @param dir the directory
+         * @return this builder
+         */
+        public Builder directory(Path dir) {
+            this.directory = dir;
+            return this;
+        }
+
+        /**
+         * Listens on this TCP port instead of a free one.
+         *
+         * @param tcpPort the port on 127.0.0.1
+         * @return this builder
+         */
+        public Builder port(int tcpPort) {
+            this.port = tcpPort;
+            return this;
+        }
+
+        /**
+         * Also listens on a unix socket in the server's directory.
+         *
+         * @param enabled whether to add {@code punix:}
+         * @return this builder
+         */
+        public Builder unixSocket(boolean enabled) {
+            this.unixSocket = enabled;
+            return this;
+        }
+
+        /**
+         * Also listens on a {@code pssl:} remote with certificates generated for this server.
+         *
+         * @param enabled whether to add {@code pssl:}
+         * @return this builder
+         */
+        public Builder ssl(boolean enabled) {
+            this.ssl = enabled;
+            return this;
+        }
+
+        /**
+         * Adds raw ovsdb-server arguments.
+         *
+         * @param args arguments appended to the command line
+         * @return this builder
+         */
+        public Builder extraArgs(String... args) {
+            extraArgs.addAll(List.of(args));
+            return this;
+        }
+
+        /**
+         * Creates the database if needed and starts the server, waiting until it answers.
+         *
+         * @return the running server
+         */
+        public OvsdbServer start() {
+            try {
+                Path dir = directory != null ? Files.createDirectories(directory) : Files.createTempDirectory("ovnj-ovsdb-");
+                Path db = existingDatabase;
+                if (db == null) {
+                    Path schemaFile = schema != null ? schema : Schemas.ovnNorthbound(dir);
+                    db = dir.resolve("db");
+                    Command.of("ovsdb-tool", "create", db.toString(), schemaFile.toString()).check();
+                }
+                String name = Command.of("ovsdb-tool", "db-name", db.toString()).check().trim();
+                OvsdbServer server = new OvsdbServer(this, dir, db, name);
+                try {
+                    server.launch();
+                } catch (RuntimeException e) {
+                    server.close();
+                    throw e;
+                }
+                return server;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package dev.ovnj.testkit;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * Schemas that the testkit ships. The OVN Northbound schema is a copy of OVN 23.03's
+ * (OVN_Northbound 7.0.0) so that every test runs against a known schema version, whatever the
+ * machine has installed.
+ */
+public final class Schemas {
+    /** Name of the database the bundled Northbound schema defines. */
+    public static final String NB_DATABASE = "OVN_Northbound";
+    /** Version of the bundled Northbound schema. */
+    public static final String NB_VERSION = "7.0.0";
+
+    private Schemas() {
+    }
+
+    /**
+     * Writes the bundled OVN Northbound schema into {@code dir}.
+     *
+     * @param dir an existing directory
+     * @return the path of the written {@code ovn-nb.ovsschema}
+     */
+    public static Path ovnNorthbound(Path dir) {
+        Path target = dir.resolve("ovn-nb.ovsschema");
+        try (InputStream in = Schemas.class.getResourceAsStream("ovn-nb.ovsschema")) {
+            if (in == null) {
+                throw new TestkitException("ovn-nb.ovsschema missing from the testkit jar");
+            }
+            Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+            return target;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Returns the bundled OVN Northbound schema as text.
+     *
+     * @return the schema JSON
+     */
+    public static String ovnNorthboundJson() {
+        try (InputStream in = Schemas.class.getResourceAsStream("ovn-nb.ovsschema")) {
+            if (in == null) {
+                throw new TestkitException("ovn-nb.ovsschema missing from the testkit jar");
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
