@@ -1,0 +1,2 @@
+/** The {@code ovnj} command-line tool. */
+package dev.ovnj.cli;
