@@ -12,6 +12,7 @@ class OvsdbClusterIT {
         try (OvsdbCluster cluster = OvsdbCluster.start(3)) {
             assertThat(cluster.remotes().split(",")).hasSize(3);
             Nbctl nbctl = Nbctl.of(cluster);
+            OvsdbServerIT.writeAndReadTopology(nbctl);
             nbctl.run("ls-add", "before-kill");
 
             int oldLeader = cluster.awaitLeader();
@@ -22,7 +23,7 @@ class OvsdbClusterIT {
             // ovn-nbctl tries each remote and settles on the leader among the survivors.
             nbctl.run("ls-add", "after-kill");
             assertThat(nbctl.run("--bare", "--columns=name", "list", "Logical_Switch").lines().filter(l -> !l.isEmpty()).sorted().toList())
-                    .containsExactly("after-kill", "before-kill");
+                    .containsExactly("after-kill", "before-kill", "sw0");
 
             cluster.restart(oldLeader);
             assertThat(cluster.status(oldLeader)).contains("Status: cluster member");
