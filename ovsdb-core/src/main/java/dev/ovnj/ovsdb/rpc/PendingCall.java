@@ -1,0 +1,36 @@
+package dev.ovnj.ovsdb.rpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+
+/** A sent request still waiting for its response; confined to the channel's event loop. */
+final class PendingCall {
+
+    private final String method;
+    private final CompletableFuture<JsonNode> future;
+    private ScheduledFuture<?> timer;
+
+    PendingCall(String method, CompletableFuture<JsonNode> future) {
+        this.method = method;
+        this.future = future;
+    }
+
+    String method() {
+        return method;
+    }
+
+    CompletableFuture<JsonNode> future() {
+        return future;
+    }
+
+    void timer(ScheduledFuture<?> timer) {
+        this.timer = timer;
+    }
+
+    void cancelTimer() {
+        if (timer != null) {
+            timer.cancel(false);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.ovnj.ovsdb.wire;
+
+/**
+ * Bounds on what one incoming OVSDB message may cost, protecting the client from a peer that is
+ * broken or hostile.
+ *
+ * @param maxMessageBytes largest accepted message in bytes, counting whitespace before it
+ * @param maxDepth        deepest accepted nesting of objects and arrays; the top-level object is 1
+ */
+public record FrameLimits(int maxMessageBytes, int maxDepth) {
+
+    /** Default {@link #maxMessageBytes()}: 64 MiB, enough for the initial dump of a large OVN database. */
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+    /** Default {@link #maxDepth()}; OVSDB messages are shallow, so this is generous. */
+    public static final int DEFAULT_MAX_DEPTH = 64;
+
+    /**
+     * Validates the limits.
+     *
+     * @throws IllegalArgumentException if a limit is not positive
+     */
+    public FrameLimits {
+        if (maxMessageBytes <= 0) {
+            throw new IllegalArgumentException("maxMessageBytes must be positive: " + maxMessageBytes);
+        }
+        if (maxDepth <= 0) {
+            throw new IllegalArgumentException("maxDepth must be positive: " + maxDepth);
+        }
+    }
+
+    /**
+     * Returns the default limits.
+     *
+     * @return 64 MiB and depth 64
+     */
+    public static FrameLimits defaults() {
+        return new FrameLimits(DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_DEPTH);
+    }
+
+    /**
+     * Returns a copy with another message size limit.
+     *
+     * @param bytes the new {@link #maxMessageBytes()}
+     * @return the new limits
+     */
+    public FrameLimits withMaxMessageBytes(int bytes) {
+        return new FrameLimits(bytes, maxDepth);
+    }
+
+    /**
+     * Returns a copy with another depth limit.
+     *
+     * @param depth the new {@link #maxDepth()}
+     * @return the new limits
+     */
+    public FrameLimits withMaxDepth(int depth) {
+        return new FrameLimits(maxMessageBytes, depth);
+    }
+}

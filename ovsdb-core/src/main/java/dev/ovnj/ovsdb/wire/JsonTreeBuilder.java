@@ -1,0 +1,79 @@
+package dev.ovnj.ovsdb.wire;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ContainerNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.util.ArrayDeque;
+
+/**
+ * Assembles a {@link JsonNode} tree from a token stream one token at a time, because a
+ * non-blocking parser hands out tokens as bytes arrive and cannot be read by databind directly.
+ */
+final class JsonTreeBuilder {
+
+    private final JsonNodeFactory nodes = JsonNodeFactory.instance;
+    private final ArrayDeque<ContainerNode<?>> open = new ArrayDeque<>();
+    private String fieldName;
+
+    /** Number of objects and arrays currently open. */
+    int depth() {
+        return open.size();
+    }
+
+    /**
+     * Adds the parser's current token to the tree.
+     *
+     * @return the finished top-level value if this token completed it, otherwise {@code null}
+     */
+    JsonNode accept(JsonToken token, JsonParser parser) throws IOException {
+        switch (token) {
+            case START_OBJECT -> openContainer(nodes.objectNode());
+            case START_ARRAY -> openContainer(nodes.arrayNode());
+            case END_OBJECT, END_ARRAY -> {
+                ContainerNode<?> closed = open.pop();
+                return open.isEmpty() ? closed : null;
+            }
+            case FIELD_NAME -> fieldName = parser.currentName();
+            case VALUE_STRING -> attach(nodes.textNode(parser.getText()));
+            case VALUE_NUMBER_INT -> attach(integer(parser));
+            case VALUE_NUMBER_FLOAT -> attach(nodes.numberNode(parser.getDoubleValue()));
+            case VALUE_TRUE -> attach(nodes.booleanNode(true));
+            case VALUE_FALSE -> attach(nodes.booleanNode(false));
+            case VALUE_NULL -> attach(nodes.nullNode());
+            default -> throw new IllegalStateException("unexpected token " + token);
+        }
+        return null;
+    }
+
+    private JsonNode integer(JsonParser parser) throws IOException {
+        return switch (parser.getNumberType()) {
+            case INT -> nodes.numberNode(parser.getIntValue());
+            case LONG -> nodes.numberNode(parser.getLongValue());
+            default -> nodes.numberNode(parser.getBigIntegerValue());
+        };
+    }
+
+    private void openContainer(ContainerNode<?> container) {
+        if (!open.isEmpty()) {
+            attach(container);
+        }
+        open.push(container);
+    }
+
+    private void attach(JsonNode value) {
+        ContainerNode<?> parent = open.peek();
+        if (parent instanceof ObjectNode object) {
+            object.set(fieldName, value);
+        } else if (parent instanceof ArrayNode array) {
+            array.add(value);
+        } else {
+            // The decoder rejects top-level scalars before they reach the builder.
+            throw new IllegalStateException("scalar outside of a container");
+        }
+    }
+}
