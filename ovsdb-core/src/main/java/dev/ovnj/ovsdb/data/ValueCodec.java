@@ -233,14 +233,28 @@ public final class ValueCodec {
      * Describes a Java value for error messages, with its class.
      *
      * @param value any value
-     * @return e.g. {@code Integer 5}
+     * @return e.g. {@code Integer 5} or {@code List [a]}
      */
     static String describe(Object value) {
         if (value == null) {
             return "null";
         }
         String text = value instanceof String s ? NODES.textNode(s).toString() : String.valueOf(value);
-        return value.getClass().getSimpleName() + " " + text;
+        return kind(value) + " " + text;
+    }
+
+    // JDK collection classes have internal names such as ListN; the interface is what the caller chose.
+    private static String kind(Object value) {
+        if (value instanceof Set<?>) {
+            return "Set";
+        }
+        if (value instanceof List<?>) {
+            return "List";
+        }
+        if (value instanceof Map<?, ?>) {
+            return "Map";
+        }
+        return value.getClass().getSimpleName();
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
