@@ -1,0 +1,308 @@
+package dev.ovnj.ovsdb.data;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ovnj.ovsdb.schema.ColumnSchema;
+import dev.ovnj.ovsdb.schema.ColumnType;
+import dev.ovnj.ovsdb.schema.TableSchema;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * An immutable row: its table schema plus one value per column in schema position order.
+ *
+ * <p>Values live in a single array, not a per-row map, because a replicated cache holds many
+ * rows. A row is either complete (every column present, e.g. from {@link #fromJson}) or partial
+ * (e.g. from a {@code select} that listed columns, via {@link #fromPartialJson}); reading an
+ * absent column fails, and {@link #has(String)} tells which columns are present. Values follow the
+ * representation of {@link ValueCodec}.
+ */
+public final class Row {
+
+    private final TableSchema table;
+    // null marks a column that a partial row does not carry; no present value is ever null.
+    private final Object[] values;
+
+    private Row(TableSchema table, Object[] values) {
+        this.table = table;
+        this.values = values;
+    }
+
+    /**
+     * Decodes a complete row, e.g. from an {@code initial} or {@code insert} update; absent columns
+     * get their default value, except {@code _version}, which stays absent unless sent.
+     *
+     * @param table the table schema
+     * @param uuid the row's UUID, the key under which the server sent it
+     * @param json the {@code <row>} object
+     * @return the row
+     * @throws ValueTypeException naming {@code table.column} if a value does not fit its type
+     * @throws IllegalArgumentException if the JSON names an unknown column or a different UUID
+     */
+    public static Row fromJson(TableSchema table, UUID uuid, ObjectNode json) {
+        Object[] values = decode(table, json);
+        if (values[TableSchema.UUID_INDEX] != null && !uuid.equals(values[TableSchema.UUID_INDEX])) {
+            throw new IllegalArgumentException(table.name() + " row " + uuid + " carries a different _uuid "
+                    + values[TableSchema.UUID_INDEX]);
+        }
+        values[TableSchema.UUID_INDEX] = uuid;
+        List<ColumnSchema> columns = table.columns();
+        for (int i = TableSchema.VERSION_INDEX + 1; i < values.length; i++) {
+            if (values[i] == null) {
+                values[i] = ValueCodec.defaultValue(columns.get(i).type());
+            }
+        }
+        return new Row(table, values);
+    }
+
+    /**
+     * Decodes a partial row, e.g. a {@code select} result restricted by {@code columns}: exactly
+     * the columns in the JSON are present.
+     *
+     * @param table the table schema
+     * @param json the {@code <row>} object
+     * @return the row
+     * @throws ValueTypeException naming {@code table.column} if a value does not fit its type
+     * @throws IllegalArgumentException if the JSON names an unknown column
+     */
+    public static Row fromPartialJson(TableSchema table, ObjectNode json) {
+        return new Row(table, decode(table, json));
+    }
+
+    /**
+     * Builds a complete row from Java values; absent columns get their default value.
+     *
+     * @param table the table schema
+     * @param uuid the row's UUID
+     * @param columnValues values by column name
+     * @return the row
+     * @throws ValueConstraintException if a value breaks its column type
+     * @throws IllegalArgumentException if a column does not exist or is {@code _uuid}
+     */
+    public static Row of(TableSchema table, UUID uuid, Map<String, Object> columnValues) {
+        Object[] values = new Object[table.columns().size()];
+        values[TableSchema.UUID_INDEX] = Objects.requireNonNull(uuid, "uuid");
+        for (int i = TableSchema.VERSION_INDEX + 1; i < values.length; i++) {
+            values[i] = ValueCodec.defaultValue(table.columns().get(i).type());
+        }
+        return new Row(table, values).with(columnValues);
+    }
+
+    private static Object[] decode(TableSchema table, ObjectNode json) {
+        Object[] values = new Object[table.columns().size()];
+        for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = it.next();
+            int index = table.columnIndex(field.getKey());
+            values[index] = decodeColumn(table, index, table.columns().get(index).type(), field.getValue());
+        }
+        return values;
+    }
+
+    private static Object decodeColumn(TableSchema table, int index, ColumnType type, JsonNode json) {
+        try {
+            return ValueCodec.fromJson(type, json);
+        } catch (ValueTypeException e) {
+            throw e.withColumn(table.name(), table.columns().get(index).name());
+        }
+    }
+
+    /**
+     * Returns the schema of the row's table.
+     *
+     * @return the table schema
+     */
+    public TableSchema table() {
+        return table;
+    }
+
+    /**
+     * Returns the row's UUID.
+     *
+     * @return the {@code _uuid} value
+     * @throws IllegalStateException if this partial row was selected without {@code _uuid}
+     */
+    public UUID uuid() {
+        return get(TableSchema.UUID_INDEX);
+    }
+
+    /**
+     * Returns the row's version, which the server changes on every modification.
+     *
+     * @return the {@code _version} value, or empty if the server did not send it
+     */
+    public Optional<UUID> version() {
+        return Optional.ofNullable((UUID) values[TableSchema.VERSION_INDEX]);
+    }
+
+    /**
+     * Tells whether the row carries a column.
+     *
+     * @param column the column name
+     * @return true if the column is present
+     * @throws IllegalArgumentException if the table has no such column
+     */
+    public boolean has(String column) {
+        return values[table.columnIndex(column)] != null;
+    }
+
+    /**
+     * Returns the names of the columns this row carries, in position order.
+     *
+     * @return the present columns
+     */
+    public List<String> presentColumns() {
+        List<String> present = new ArrayList<>();
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != null) {
+                present.add(table.columns().get(i).name());
+            }
+        }
+        return present;
+    }
+
+    /**
+     * Returns a column value by name.
+     *
+     * @param column the column name
+     * @return the value in the representation of {@link ValueCodec}
+     * @throws IllegalArgumentException if the table has no such column
+     * @throws IllegalStateException if this partial row does not carry the column
+     */
+    public Object get(String column) {
+        return get(table.columnIndex(column));
+    }
+
+    /**
+     * Returns a column value by position in {@link TableSchema#columns()}.
+     *
+     * @param index the column position
+     * @param <T> the expected Java type of the value
+     * @return the value
+     * @throws IllegalStateException if this partial row does not carry the column
+     */
+    @SuppressWarnings("unchecked")
+    public <T> T get(int index) {
+        Object value = values[index];
+        if (value == null) {
+            throw new IllegalStateException(table.name() + "." + table.columns().get(index).name()
+                    + " is not present in this partial row");
+        }
+        return (T) value;
+    }
+
+    /**
+     * Returns a copy with some columns replaced.
+     *
+     * @param changes new values by column name
+     * @return the changed row
+     * @throws ValueConstraintException if a value breaks its column type
+     * @throws IllegalArgumentException if a column does not exist or is {@code _uuid}
+     */
+    public Row with(Map<String, Object> changes) {
+        Object[] changed = values.clone();
+        for (Map.Entry<String, Object> change : changes.entrySet()) {
+            int index = table.columnIndex(change.getKey());
+            if (index == TableSchema.UUID_INDEX) {
+                throw new IllegalArgumentException(table.name() + "._uuid cannot be changed");
+            }
+            ValueChecker.check(table.name(), change.getKey(), table.columns().get(index).type(), change.getValue());
+            changed[index] = change.getValue();
+        }
+        return new Row(table, changed);
+    }
+
+    /**
+     * Applies the {@code modify} member of an {@code update2} notification (ovsdb-server(7)):
+     * a scalar column takes the new value; elements of a set column toggle membership; a map key
+     * absent from the row is added, present with the same value is removed, and present with
+     * another value takes the new value.
+     *
+     * @param diff the {@code <row>} of a {@code modify} update
+     * @return the modified row
+     * @throws ValueTypeException naming {@code table.column} if a diff value does not fit its type
+     * @throws IllegalStateException if the diff touches a column absent from this partial row
+     */
+    public Row applyDiff(ObjectNode diff) {
+        Object[] changed = values.clone();
+        for (Iterator<Map.Entry<String, JsonNode>> it = diff.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = it.next();
+            int index = table.columnIndex(field.getKey());
+            ColumnType type = table.columns().get(index).type();
+            if (type.isScalar()) {
+                changed[index] = decodeColumn(table, index, type, field.getValue());
+                continue;
+            }
+            // A difference may hold more elements than the column allows, e.g. old and new of an optional column.
+            Object delta = decodeColumn(table, index, type.withBounds(0, ColumnType.UNLIMITED), field.getValue());
+            Object current = get(index);
+            changed[index] = type.isMap() ? applyMapDiff((Map<?, ?>) current, (Map<?, ?>) delta)
+                    : applySetDiff((Set<?>) current, (Set<?>) delta);
+        }
+        return new Row(table, changed);
+    }
+
+    private static Set<Object> applySetDiff(Set<?> current, Set<?> delta) {
+        Set<Object> result = new HashSet<>(current);
+        for (Object element : delta) {
+            if (!result.remove(element)) {
+                result.add(element);
+            }
+        }
+        return Set.copyOf(result);
+    }
+
+    private static Map<Object, Object> applyMapDiff(Map<?, ?> current, Map<?, ?> delta) {
+        Map<Object, Object> result = new HashMap<>(current);
+        for (Map.Entry<?, ?> entry : delta.entrySet()) {
+            Object old = result.get(entry.getKey());
+            if (entry.getValue().equals(old)) {
+                result.remove(entry.getKey());
+            } else {
+                result.put(entry.getKey(), entry.getValue());
+            }
+        }
+        return Map.copyOf(result);
+    }
+
+    /**
+     * Encodes the present columns as a {@code <row>} object, implicit columns included.
+     *
+     * @return the JSON row
+     */
+    public ObjectNode toJson() {
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != null) {
+                ColumnSchema column = table.columns().get(i);
+                json.set(column.name(), ValueCodec.toJson(column.type(), values[i]));
+            }
+        }
+        return json;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Row that && table.name().equals(that.table.name())
+                && Arrays.equals(values, that.values);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * table.name().hashCode() + Arrays.hashCode(values);
+    }
+
+    @Override
+    public String toString() {
+        return table.name() + toJson();
+    }
+}

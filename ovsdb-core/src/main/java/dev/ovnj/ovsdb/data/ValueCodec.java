@@ -1,0 +1,267 @@
+package dev.ovnj.ovsdb.data;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.ovnj.ovsdb.schema.AtomicType;
+import dev.ovnj.ovsdb.schema.BaseType;
+import dev.ovnj.ovsdb.schema.ColumnType;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Converts column values between OVSDB JSON (RFC 7047 section 5.1) and Java, guided by the column
+ * type.
+ *
+ * <p>Java representation: a scalar column (min = max = 1, no value type) holds the bare atom; any
+ * other set column, including an optional one, holds an immutable {@link Set}; a map column holds
+ * an immutable {@link Map}. Atoms are {@link Long}, {@link Double}, {@link Boolean},
+ * {@link String}, {@link UUID} or, for uuid columns in a transaction, {@link NamedUuid}.
+ *
+ * <p>Decoding checks shape, atomic types and element counts but not enum or range constraints:
+ * values from the server are already valid, and {@link ValueChecker} checks values before sending.
+ */
+public final class ValueCodec {
+
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    // Sorting makes encoded sets and maps deterministic, which keeps logs and test expectations stable.
+    private static final Comparator<Object> ATOM_ORDER = ValueCodec::compareAtoms;
+
+    private ValueCodec() {
+    }
+
+    /**
+     * Decodes a JSON value of the given column type.
+     *
+     * @param type the column type
+     * @param json the JSON value; a set of one may be a bare atom
+     * @return the Java value
+     * @throws ValueTypeException if the JSON does not fit the type
+     */
+    public static Object fromJson(ColumnType type, JsonNode json) {
+        if (type.isMap()) {
+            return mapFromJson(type, json);
+        }
+        if (type.isScalar()) {
+            List<JsonNode> elements = isTagged(json, "set") ? elementsOf(type, json) : List.of(json);
+            if (elements.size() != 1) {
+                throw new ValueTypeException(type, json.toString(), "expected exactly one atom");
+            }
+            return atomFromJson(type, type.key(), elements.get(0));
+        }
+        List<JsonNode> elements = isTagged(json, "set") ? elementsOf(type, json) : List.of(json);
+        checkCount(type, json, elements.size());
+        Set<Object> set = new LinkedHashSet<>();
+        for (JsonNode element : elements) {
+            if (!set.add(atomFromJson(type, type.key(), element))) {
+                throw new ValueTypeException(type, json.toString(), "set contains duplicate element " + element);
+            }
+        }
+        return Set.copyOf(set);
+    }
+
+    private static Map<Object, Object> mapFromJson(ColumnType type, JsonNode json) {
+        if (!isTagged(json, "map") || !json.get(1).isArray()) {
+            throw new ValueTypeException(type, json.toString(), "expected [\"map\", [[key, value], ...]]");
+        }
+        BaseType valueType = type.value().orElseThrow();
+        Map<Object, Object> map = new LinkedHashMap<>();
+        for (JsonNode pair : json.get(1)) {
+            if (!pair.isArray() || pair.size() != 2) {
+                throw new ValueTypeException(type, json.toString(), "map entry " + pair + " is not a [key, value] pair");
+            }
+            Object key = atomFromJson(type, type.key(), pair.get(0));
+            if (map.put(key, atomFromJson(type, valueType, pair.get(1))) != null) {
+                throw new ValueTypeException(type, json.toString(), "map contains duplicate key " + pair.get(0));
+            }
+        }
+        checkCount(type, json, map.size());
+        return Map.copyOf(map);
+    }
+
+    private static boolean isTagged(JsonNode json, String tag) {
+        return json.isArray() && json.size() == 2 && tag.equals(json.get(0).textValue());
+    }
+
+    private static List<JsonNode> elementsOf(ColumnType type, JsonNode json) {
+        if (!json.get(1).isArray()) {
+            throw new ValueTypeException(type, json.toString(), "expected [\"set\", [atom, ...]]");
+        }
+        List<JsonNode> elements = new ArrayList<>();
+        json.get(1).forEach(elements::add);
+        return elements;
+    }
+
+    private static void checkCount(ColumnType type, JsonNode json, int count) {
+        if (count < type.min() || count > type.max()) {
+            throw new ValueTypeException(type, json.toString(), "expected " + bounds(type) + " elements but found "
+                    + count);
+        }
+    }
+
+    private static String bounds(ColumnType type) {
+        return type.min() + ".." + (type.max() == ColumnType.UNLIMITED ? "unlimited" : String.valueOf(type.max()));
+    }
+
+    /**
+     * Decodes one atom; for uuid base types {@code ["named-uuid", name]} is accepted as well.
+     *
+     * @param base the base type
+     * @param json the JSON atom
+     * @return the Java atom
+     * @throws ValueTypeException if the JSON is not an atom of the base type
+     */
+    public static Object atomFromJson(BaseType base, JsonNode json) {
+        return atomFromJson(new ColumnType(base, Optional.empty(), 1, 1), base, json);
+    }
+
+    private static Object atomFromJson(ColumnType type, BaseType base, JsonNode json) {
+        Optional<Object> atom = base.type().decode(json);
+        if (atom.isPresent()) {
+            return atom.get();
+        }
+        if (base.type() == AtomicType.UUID && isTagged(json, "named-uuid") && json.get(1).isTextual()) {
+            try {
+                return new NamedUuid(json.get(1).textValue());
+            } catch (IllegalArgumentException e) {
+                throw new ValueTypeException(type, json.toString(), e.getMessage());
+            }
+        }
+        throw new ValueTypeException(type, json.toString(), "expected " + describeAtom(base.type()));
+    }
+
+    private static String describeAtom(AtomicType type) {
+        return switch (type) {
+            case INTEGER -> "an integer";
+            case REAL -> "a number";
+            case BOOLEAN -> "a boolean";
+            case STRING -> "a string";
+            case UUID -> "[\"uuid\", \"<uuid>\"] or [\"named-uuid\", \"<id>\"]";
+        };
+    }
+
+    /**
+     * Encodes a Java value of the given column type. Sets are always written as
+     * {@code ["set", [...]]}, which the server accepts for every set size, and {@link Long} atoms
+     * always as JSON integers.
+     *
+     * @param type the column type
+     * @param value the Java value in the representation described in the class comment
+     * @return the JSON value
+     * @throws ValueTypeException if the Java value does not have the shape of the type
+     */
+    public static JsonNode toJson(ColumnType type, Object value) {
+        if (type.isMap()) {
+            if (!(value instanceof Map<?, ?> map)) {
+                throw new ValueTypeException(type, describe(value), "expected a java.util.Map");
+            }
+            BaseType valueType = type.value().orElseThrow();
+            List<Map.Entry<?, ?>> entries = new ArrayList<>(map.entrySet());
+            entries.sort(Comparator.comparing(Map.Entry::getKey, ATOM_ORDER));
+            ArrayNode pairs = NODES.arrayNode();
+            for (Map.Entry<?, ?> entry : entries) {
+                pairs.add(NODES.arrayNode()
+                        .add(atomToJson(type, type.key(), entry.getKey()))
+                        .add(atomToJson(type, valueType, entry.getValue())));
+            }
+            return NODES.arrayNode().add("map").add(pairs);
+        }
+        if (type.isScalar()) {
+            return atomToJson(type, type.key(), value);
+        }
+        if (!(value instanceof Collection<?> collection)) {
+            throw new ValueTypeException(type, describe(value), "expected a java.util.Set");
+        }
+        List<Object> elements = new ArrayList<>(collection);
+        elements.sort(ATOM_ORDER);
+        ArrayNode atoms = NODES.arrayNode();
+        elements.forEach(element -> atoms.add(atomToJson(type, type.key(), element)));
+        return NODES.arrayNode().add("set").add(atoms);
+    }
+
+    /**
+     * Encodes one atom.
+     *
+     * @param base the base type
+     * @param atom the Java atom; a {@link NamedUuid} is accepted for uuid base types
+     * @return the JSON atom
+     * @throws ValueTypeException if the atom's class does not match the base type
+     */
+    public static JsonNode atomToJson(BaseType base, Object atom) {
+        return atomToJson(new ColumnType(base, Optional.empty(), 1, 1), base, atom);
+    }
+
+    private static JsonNode atomToJson(ColumnType type, BaseType base, Object atom) {
+        if (atom instanceof NamedUuid named && base.type() == AtomicType.UUID) {
+            return NODES.arrayNode().add("named-uuid").add(named.name());
+        }
+        if (!base.type().javaType().isInstance(atom)) {
+            throw new ValueTypeException(type, describe(atom),
+                    "expected a " + base.type().javaType().getSimpleName() + " atom");
+        }
+        return base.type().encode(atom);
+    }
+
+    /**
+     * Returns the value a column has when nothing was written to it: {@code min} default atoms
+     * (0, 0.0, false, "", the all-zero UUID), so an empty set or map when {@code min} is 0.
+     *
+     * @param type the column type
+     * @return the default Java value
+     */
+    public static Object defaultValue(ColumnType type) {
+        Object key = type.key().type().defaultAtom();
+        if (type.isScalar()) {
+            return key;
+        }
+        if (type.isMap()) {
+            return type.min() == 0 ? Map.of() : Map.of(key, type.value().orElseThrow().type().defaultAtom());
+        }
+        return type.min() == 0 ? Set.of() : Set.of(key);
+    }
+
+    /**
+     * Describes a Java value for error messages, with its class.
+     *
+     * @param value any value
+     * @return e.g. {@code Integer 5} or {@code List [a]}
+     */
+    static String describe(Object value) {
+        if (value == null) {
+            return "null";
+        }
+        String text = value instanceof String s ? NODES.textNode(s).toString() : String.valueOf(value);
+        return kind(value) + " " + text;
+    }
+
+    // JDK collection classes have internal names such as ListN; the interface is what the caller chose.
+    private static String kind(Object value) {
+        if (value instanceof Set<?>) {
+            return "Set";
+        }
+        if (value instanceof List<?>) {
+            return "List";
+        }
+        if (value instanceof Map<?, ?>) {
+            return "Map";
+        }
+        return value.getClass().getSimpleName();
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static int compareAtoms(Object left, Object right) {
+        if (left != null && right != null && left.getClass() == right.getClass() && left instanceof Comparable) {
+            return ((Comparable) left).compareTo(right);
+        }
+        return String.valueOf(left).compareTo(String.valueOf(right));
+    }
+}
