@@ -1,0 +1,140 @@
+package dev.ovnj.ovsdb.cache;
+
+import dev.ovnj.ovsdb.data.Row;
+import dev.ovnj.ovsdb.schema.TableSchema;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReadWriteLock;
+
+/**
+ * The cached rows of one table. Single-row reads never block; multi-row reads and index lookups
+ * take the cache's read lock, so they see whole update batches, never half of one.
+ */
+public final class TableCache {
+    private final TableSchema schema;
+    private final ReadWriteLock lock;
+    private final Map<UUID, Row> rows = new ConcurrentHashMap<>();
+    private final Map<String, RowIndex> indexes = new HashMap<>();
+
+    TableCache(TableSchema schema, ReadWriteLock lock) {
+        this.schema = schema;
+        this.lock = lock;
+    }
+
+    /** The table's schema as the server reported it. */
+    public TableSchema schema() {
+        return schema;
+    }
+
+    /** The table name. */
+    public String name() {
+        return schema.name();
+    }
+
+    /**
+     * Returns a row by UUID.
+     *
+     * @param uuid the row's UUID
+     * @return the row, if cached
+     */
+    public Optional<Row> get(UUID uuid) {
+        return Optional.ofNullable(rows.get(uuid));
+    }
+
+    /** Number of cached rows. */
+    public int size() {
+        return rows.size();
+    }
+
+    /** A consistent copy of all cached rows. */
+    public List<Row> rows() {
+        lock.readLock().lock();
+        try {
+            return new ArrayList<>(rows.values());
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Rows whose indexed value equals {@code key}.
+     *
+     * @param spec an index added with {@link RowCache#addIndex(IndexSpec)}
+     * @param key the value to look up
+     * @return matching rows, possibly none
+     * @throws IllegalArgumentException when the index was never added
+     */
+    public List<Row> lookup(IndexSpec spec, Object key) {
+        lock.readLock().lock();
+        try {
+            RowIndex idx = indexes.get(spec.name());
+            if (idx == null) {
+                throw new IllegalArgumentException("no index " + spec.name() + "; add it with RowCache.addIndex first");
+            }
+            Set<UUID> ids = idx.get(key);
+            List<Row> out = new ArrayList<>(ids.size());
+            for (UUID id : ids) {
+                Row r = rows.get(id);
+                if (r != null) {
+                    out.add(r);
+                }
+            }
+            return out;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * The single row whose indexed value equals {@code key}.
+     *
+     * @param spec an index added with {@link RowCache#addIndex(IndexSpec)}
+     * @param key the value to look up
+     * @return the row, if any
+     */
+    public Optional<Row> lookupOne(IndexSpec spec, Object key) {
+        List<Row> found = lookup(spec, key);
+        return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+    }
+
+    // Mutators below run under the cache's write lock.
+
+    void addIndex(IndexSpec spec) {
+        if (indexes.containsKey(spec.name())) {
+            return;
+        }
+        RowIndex idx = new RowIndex(spec, schema.columnIndex(spec.column()));
+        rows.values().forEach(idx::add);
+        indexes.put(spec.name(), idx);
+    }
+
+    Row put(Row row) {
+        Row old = rows.put(row.uuid(), row);
+        for (RowIndex idx : indexes.values()) {
+            if (old != null) {
+                idx.remove(old);
+            }
+            idx.add(row);
+        }
+        return old;
+    }
+
+    Row remove(UUID uuid) {
+        Row old = rows.remove(uuid);
+        if (old != null) {
+            indexes.values().forEach(idx -> idx.remove(old));
+        }
+        return old;
+    }
+
+    Collection<Row> snapshotForReplace() {
+        return new ArrayList<>(rows.values());
+    }
+}

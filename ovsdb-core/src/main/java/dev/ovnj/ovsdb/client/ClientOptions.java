@@ -1,0 +1,50 @@
+package dev.ovnj.ovsdb.client;
+
+import dev.ovnj.ovsdb.monitor.MonitorRequest;
+import dev.ovnj.ovsdb.wire.FrameLimits;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Immutable configuration of an {@link OvsdbClient}, made by {@link OvsdbClient.Builder}.
+ *
+ * @param remotes servers to try, in order (several for a cluster)
+ * @param database database name, e.g. {@code OVN_Northbound}
+ * @param tls TLS material for {@code ssl:} remotes
+ * @param leaderOnly connect only to a clustered database's leader
+ * @param monitor what to replicate into the cache
+ * @param probeInterval inactivity probe interval; zero disables it
+ * @param requestTimeout bound on every request (transact, monitor, get_schema)
+ * @param connectTimeout bound on a TCP/TLS connection attempt
+ * @param minBackoff first delay after every remote failed once
+ * @param maxBackoff largest delay between rounds
+ * @param frameLimits bounds on incoming messages
+ * @param maxPendingRequests requests in flight per connection before new ones fail fast
+ */
+public record ClientOptions(List<Remote> remotes, String database, Optional<TlsConfig> tls, boolean leaderOnly,
+                            MonitorRequest monitor, Duration probeInterval, Duration requestTimeout,
+                            Duration connectTimeout, Duration minBackoff, Duration maxBackoff,
+                            FrameLimits frameLimits, int maxPendingRequests) {
+
+    /** Checks the values. */
+    public ClientOptions {
+        remotes = List.copyOf(remotes);
+        if (remotes.isEmpty()) {
+            throw new IllegalArgumentException("at least one remote is needed");
+        }
+        Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(monitor, "monitor");
+        if (remotes.stream().anyMatch(r -> r.kind() == Remote.Kind.SSL) && tls.isEmpty()) {
+            throw new IllegalArgumentException("ssl: remote given without TLS key, certificate and CA certificate");
+        }
+        if (minBackoff.isNegative() || maxBackoff.compareTo(minBackoff) < 0) {
+            throw new IllegalArgumentException("backoff must satisfy 0 <= min <= max, got " + minBackoff + ".." + maxBackoff);
+        }
+        if (maxPendingRequests <= 0) {
+            throw new IllegalArgumentException("maxPendingRequests must be positive: " + maxPendingRequests);
+        }
+    }
+}

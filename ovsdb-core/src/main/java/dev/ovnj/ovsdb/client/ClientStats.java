@@ -1,0 +1,15 @@
+package dev.ovnj.ovsdb.client;
+
+/**
+ * Counters of a client's connection history, for tests, metrics and benchmarks.
+ *
+ * @param connects connections that reached SYNCED
+ * @param fullSyncs syncs that downloaded the whole monitored contents
+ * @param resumedSyncs syncs resumed with {@code monitor_cond_since} ({@code found=true}), transferring only changes
+ * @param lastSyncBytes bytes received on the most recent connection until it was synced
+ * @param transactions transactions committed
+ * @param inconsistencies updates that did not fit the cache and forced a resync
+ */
+public record ClientStats(long connects, long fullSyncs, long resumedSyncs, long lastSyncBytes,
+                          long transactions, long inconsistencies) {
+}

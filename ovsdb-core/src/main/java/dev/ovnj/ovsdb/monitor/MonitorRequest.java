@@ -1,0 +1,118 @@
+package dev.ovnj.ovsdb.monitor;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ovnj.ovsdb.schema.DatabaseSchema;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The tables a client monitors in one database, each with its {@link TableMonitor}. Tables the
+ * server's schema lacks are skipped with a report rather than failing the monitor, so a client
+ * built for a newer schema still works against an older server.
+ */
+public final class MonitorRequest {
+    private final Map<String, TableMonitor> tables;
+    private final boolean allTables;
+
+    private MonitorRequest(Map<String, TableMonitor> tables, boolean allTables) {
+        this.tables = Map.copyOf(tables);
+        this.allTables = allTables;
+    }
+
+    /**
+     * Monitors every column of every table the server's schema has.
+     *
+     * @return the request
+     */
+    public static MonitorRequest allTables() {
+        return new MonitorRequest(Map.of(), true);
+    }
+
+    /**
+     * Monitors exactly these tables.
+     *
+     * @param monitors one per table
+     * @return the request
+     */
+    public static MonitorRequest of(TableMonitor... monitors) {
+        Map<String, TableMonitor> m = new LinkedHashMap<>();
+        for (TableMonitor t : monitors) {
+            m.put(t.table(), t);
+        }
+        return new MonitorRequest(m, false);
+    }
+
+    /**
+     * Monitors every column and row of the named tables.
+     *
+     * @param tableNames table names
+     * @return the request
+     */
+    public static MonitorRequest tables(String... tableNames) {
+        List<TableMonitor> list = new ArrayList<>();
+        for (String t : tableNames) {
+            list.add(TableMonitor.all(t));
+        }
+        return of(list.toArray(TableMonitor[]::new));
+    }
+
+    /**
+     * The per-table monitors resolved against a server's schema.
+     *
+     * @param schema the server's schema
+     * @return monitors of tables the schema has, in schema order
+     */
+    public List<TableMonitor> resolve(DatabaseSchema schema) {
+        List<TableMonitor> out = new ArrayList<>();
+        for (String name : schema.tables().keySet()) {
+            TableMonitor t = allTables ? TableMonitor.all(name) : tables.get(name);
+            if (t != null) {
+                out.add(t);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Tables requested that the schema does not have.
+     *
+     * @param schema the server's schema
+     * @return names of the missing tables
+     */
+    public List<String> missingTables(DatabaseSchema schema) {
+        List<String> missing = new ArrayList<>();
+        for (String name : tables.keySet()) {
+            if (schema.findTable(name).isEmpty()) {
+                missing.add(name);
+            }
+        }
+        return missing;
+    }
+
+    /**
+     * Whether any table filters rows, which a plain {@code monitor} cannot do.
+     *
+     * @return true when a table has conditions
+     */
+    public boolean conditional() {
+        return tables.values().stream().anyMatch(TableMonitor::conditional);
+    }
+
+    /**
+     * The monitor-requests object for the given method.
+     *
+     * @param schema the server's schema
+     * @param conditional whether the method is {@code monitor_cond} or later
+     * @return {@code {table: request, ...}}
+     */
+    public ObjectNode toJson(DatabaseSchema schema, boolean conditional) {
+        ObjectNode obj = JsonNodeFactory.instance.objectNode();
+        for (TableMonitor t : resolve(schema)) {
+            obj.set(t.table(), t.toJson(schema.table(t.table()), conditional));
+        }
+        return obj;
+    }
+}
