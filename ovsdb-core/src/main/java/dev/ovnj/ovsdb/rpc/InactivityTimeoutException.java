@@ -16,7 +16,8 @@ public final class InactivityTimeoutException extends OvsdbRpcException {
      * @param probeMillis  the probe interval
      */
     public InactivityTimeoutException(Object remote, long silentMillis, long probeMillis) {
-        super("no data from " + remote + " for " + silentMillis + " ms (inactivity probe " + probeMillis + " ms)", null);
+        super("no data from " + remote + " for " + silentMillis + " ms (inactivity probe "
+                + probeMillis + " ms)", null);
     }
 
     @Override

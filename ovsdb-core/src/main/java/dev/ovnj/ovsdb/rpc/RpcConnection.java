@@ -88,7 +88,8 @@ public final class RpcConnection extends ChannelDuplexHandler {
         if (maxPendingRequests <= 0) {
             throw new IllegalArgumentException("maxPendingRequests must be positive: " + maxPendingRequests);
         }
-        this.notificationExecutor = new SerialExecutor(Objects.requireNonNull(notificationExecutor, "notificationExecutor"));
+        Objects.requireNonNull(notificationExecutor, "notificationExecutor");
+        this.notificationExecutor = new SerialExecutor(notificationExecutor);
         this.listener = Objects.requireNonNull(listener, "listener");
         this.maxPendingRequests = maxPendingRequests;
     }
@@ -292,7 +293,8 @@ public final class RpcConnection extends ChannelDuplexHandler {
         // Covers cancellation or completion by the caller; a no-op when we completed it ourselves.
         // A rejected task means the loop is gone, and closing already forgot every call.
         result.whenComplete((value, error) -> onEventLoop(context.executor(), () -> forget(id), rejected -> { }));
-        context.writeAndFlush(new RpcRequest(nodes.numberNode(id), method, params)).addListener((ChannelFutureListener) f -> {
+        RpcRequest request = new RpcRequest(nodes.numberNode(id), method, params);
+        context.writeAndFlush(request).addListener((ChannelFutureListener) f -> {
             if (!f.isSuccess()) {
                 failSend(id, f);
             }

@@ -9,7 +9,9 @@ public final class RpcErrorException extends OvsdbRpcException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The server's short error string. */
     private final String error;
+    /** The server's explanation, or {@code null}. */
     private final String details;
     private final transient JsonNode rawError;
 

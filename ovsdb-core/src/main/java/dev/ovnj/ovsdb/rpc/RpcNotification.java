@@ -13,7 +13,12 @@ import java.util.Objects;
  */
 public record RpcNotification(String method, ArrayNode params) implements RpcMessage {
 
-    /** Validates the notification. */
+    /**
+     * Validates the notification.
+     *
+     * @param method the notification's method
+     * @param params the positional parameters
+     */
     public RpcNotification {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(params, "params");

@@ -6,6 +6,7 @@ import dev.ovnj.ovsdb.wire.JsonFrameDecoder;
 import dev.ovnj.ovsdb.wire.JsonFrameEncoder;
 import io.netty.channel.ChannelPipeline;
 import java.time.Duration;
+import java.util.function.LongSupplier;
 
 /** Assembles the handlers that speak OVSDB JSON-RPC over a byte stream. */
 public final class RpcPipeline {
@@ -36,9 +37,14 @@ public final class RpcPipeline {
      */
     public static void configure(ChannelPipeline pipeline, FrameLimits limits, Duration probeInterval,
                                  RpcConnection connection) {
+        configure(pipeline, limits, probeInterval, connection, System::nanoTime);
+    }
+
+    static void configure(ChannelPipeline pipeline, FrameLimits limits, Duration probeInterval,
+                          RpcConnection connection, LongSupplier nanoClock) {
         // The echo's own reply is not awaited: any byte received already proves the peer alive.
         Runnable echo = () -> connection.call("echo", JsonNodeFactory.instance.arrayNode(), probeInterval);
-        pipeline.addLast(PROBE, new InactivityProbe(probeInterval, echo));
+        pipeline.addLast(PROBE, new InactivityProbe(probeInterval, echo, nanoClock));
         pipeline.addLast(FRAME_DECODER, new JsonFrameDecoder(limits));
         pipeline.addLast(FRAME_ENCODER, new JsonFrameEncoder());
         pipeline.addLast(CODEC, new RpcCodec());

@@ -16,6 +16,9 @@ public record RpcRequest(JsonNode id, String method, ArrayNode params) implement
     /**
      * Validates the request.
      *
+     * @param id     the correlation id
+     * @param method the method to invoke
+     * @param params the positional parameters
      * @throws IllegalArgumentException if the id is JSON null
      */
     public RpcRequest {

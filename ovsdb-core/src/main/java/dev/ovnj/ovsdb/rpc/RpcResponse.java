@@ -14,7 +14,13 @@ import java.util.Objects;
  */
 public record RpcResponse(JsonNode id, JsonNode result, JsonNode error) implements RpcMessage {
 
-    /** Validates the response and normalises absent members to JSON null. */
+    /**
+     * Validates the response and normalises absent members to JSON null.
+     *
+     * @param id     the id of the request being answered
+     * @param result the result, or {@code null}
+     * @param error  the error, or {@code null}
+     */
     public RpcResponse {
         Objects.requireNonNull(id, "id");
         result = result == null ? NullNode.getInstance() : result;

@@ -18,6 +18,9 @@ public record FrameLimits(int maxMessageBytes, int maxDepth) {
     /**
      * Validates the limits.
      *
+     * @param maxMessageBytes largest accepted message in bytes
+     * @param maxDepth        deepest accepted nesting
+     *
      * @throws IllegalArgumentException if a limit is not positive
      */
     public FrameLimits {

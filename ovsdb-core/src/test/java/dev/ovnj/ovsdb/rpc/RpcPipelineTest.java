@@ -1,0 +1,109 @@
+package dev.ovnj.ovsdb.rpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.ovnj.ovsdb.wire.FrameLimits;
+import dev.ovnj.ovsdb.wire.FrameTooLargeException;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class RpcPipelineTest {
+
+    private final AtomicLong nanos = new AtomicLong();
+    private final RpcConnection conn = new RpcConnection(Runnable::run, n -> { });
+
+    private EmbeddedChannel channel(FrameLimits limits, Duration probe) {
+        EmbeddedChannel ch = new EmbeddedChannel();
+        ch.freezeTime();
+        RpcPipeline.configure(ch.pipeline(), limits, probe, conn, nanos::get);
+        return ch;
+    }
+
+    private static void receive(EmbeddedChannel ch, String text) {
+        ch.writeInbound(Unpooled.copiedBuffer(text, StandardCharsets.UTF_8));
+    }
+
+    private static String sent(EmbeddedChannel ch) {
+        ByteBuf out = ch.readOutbound();
+        try {
+            return out.toString(StandardCharsets.UTF_8);
+        } finally {
+            out.release();
+        }
+    }
+
+    @Test
+    void installsHandlersInOrder() {
+        EmbeddedChannel ch = channel(FrameLimits.defaults(), Duration.ZERO);
+        assertThat(ch.pipeline().names()).startsWith(RpcPipeline.PROBE, RpcPipeline.FRAME_DECODER,
+                RpcPipeline.FRAME_ENCODER, RpcPipeline.CODEC, RpcPipeline.CONNECTION);
+    }
+
+    @Test
+    void callRoundTripsOverBytes() {
+        EmbeddedChannel ch = channel(FrameLimits.defaults(), Duration.ZERO);
+        CompletableFuture<JsonNode> dbs = conn.call("list_dbs", JsonNodeFactory.instance.arrayNode(), Duration.ZERO);
+        assertThat(sent(ch)).isEqualTo("{\"method\":\"list_dbs\",\"params\":[],\"id\":1}");
+
+        String first = "{\"id\":1,\"result\":[\"OVN_North";
+        String second = "bound\"],\"error\":null}{\"id\":\"echo\",\"method\":\"echo\",\"params\":[]}";
+        receive(ch, first);
+        assertThat(dbs).isNotDone();
+        receive(ch, second);
+        assertThat(dbs.join().get(0).asText()).isEqualTo("OVN_Northbound");
+        assertThat(sent(ch)).isEqualTo("{\"id\":\"echo\",\"result\":[],\"error\":null}");
+        assertThat(ch.pipeline().get(InactivityProbe.class).bytesReceived()).isEqualTo(first.length() + second.length());
+    }
+
+    @Test
+    void frameErrorClosesTheConnectionWithThatCause() {
+        EmbeddedChannel ch = channel(new FrameLimits(64, 8), Duration.ZERO);
+        CompletableFuture<JsonNode> call = conn.call("list_dbs", JsonNodeFactory.instance.arrayNode(), Duration.ZERO);
+        receive(ch, "{\"id\":1,\"result\":\"" + "x".repeat(100));
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(conn.closeFuture().join()).isInstanceOf(FrameTooLargeException.class);
+        assertThat(call).isCompletedExceptionally();
+    }
+
+    @Test
+    void probeSendsEchoThroughTheConnectionAndSilenceClosesIt() {
+        EmbeddedChannel ch = channel(FrameLimits.defaults(), Duration.ofSeconds(5));
+        advance(ch, 5000);
+        assertThat(sent(ch)).isEqualTo("{\"method\":\"echo\",\"params\":[],\"id\":1}");
+        assertThat(conn.pendingRequests()).isEqualTo(1);
+
+        advance(ch, 5000);
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(conn.closeFuture().join()).isInstanceOf(InactivityTimeoutException.class)
+                .hasMessageContaining("for 10000 ms (inactivity probe 5000 ms)");
+        assertThat(conn.pendingRequests()).isZero();
+    }
+
+    @Test
+    void echoReplyKeepsTheConnectionOpen() {
+        EmbeddedChannel ch = channel(FrameLimits.defaults(), Duration.ofSeconds(5));
+        advance(ch, 5000);
+        sent(ch);
+        advance(ch, 1000);
+        receive(ch, "{\"id\":1,\"result\":[],\"error\":null}");
+        advance(ch, 4500);
+        assertThat(ch.isOpen()).isTrue();
+        assertThat(conn.pendingRequests()).isZero();
+        assertThat(conn.unmatchedResponses()).isZero();
+    }
+
+    private void advance(EmbeddedChannel ch, long millis) {
+        nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(millis));
+        ch.advanceTimeBy(millis, TimeUnit.MILLISECONDS);
+        ch.runScheduledPendingTasks();
+    }
+}
