@@ -1,0 +1,39 @@
+package dev.ovnj.ovsdb.tx;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ovnj.ovsdb.schema.DatabaseSchema;
+import java.util.Objects;
+
+/**
+ * The {@code assert} operation (RFC 7047 section 5.2.10): fails with "not owner" unless this
+ * session owns the lock.
+ *
+ * @param lock the lock name
+ */
+public record Assert(String lock) implements Operation {
+
+    /**
+     * Validates the lock name.
+     *
+     * @param lock the lock name
+     */
+    public Assert {
+        Objects.requireNonNull(lock, "lock");
+    }
+
+    @Override
+    public String op() {
+        return "assert";
+    }
+
+    @Override
+    public String summary() {
+        return "assert lock " + lock;
+    }
+
+    @Override
+    public ObjectNode toJson(DatabaseSchema schema) {
+        return JsonNodeFactory.instance.objectNode().put("op", op()).put("lock", lock);
+    }
+}

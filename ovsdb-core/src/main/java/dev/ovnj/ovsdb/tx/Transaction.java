@@ -1,0 +1,277 @@
+package dev.ovnj.ovsdb.tx;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ovnj.ovsdb.data.Row;
+import dev.ovnj.ovsdb.data.NamedUuid;
+import dev.ovnj.ovsdb.schema.AtomicType;
+import dev.ovnj.ovsdb.schema.DatabaseSchema;
+import dev.ovnj.ovsdb.schema.TableSchema;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/**
+ * An immutable list of operations on one database: the {@code params} of a {@code transact}
+ * request (RFC 7047 section 4.1.3) and the decoder of its result.
+ *
+ * <p>Every operation is checked and encoded when it is added, so a transaction that builds
+ * successfully only fails on the server for reasons the client cannot know: concurrent changes,
+ * references, indexes and row limits.
+ */
+public final class Transaction {
+
+    private final DatabaseSchema schema;
+    private final List<Operation> operations;
+    private final List<ObjectNode> encoded;
+
+    private Transaction(DatabaseSchema schema, List<Operation> operations, List<ObjectNode> encoded) {
+        this.schema = schema;
+        this.operations = List.copyOf(operations);
+        this.encoded = List.copyOf(encoded);
+    }
+
+    /**
+     * Starts a transaction on a database.
+     *
+     * @param schema the database schema
+     * @return an empty builder
+     */
+    public static Builder builder(DatabaseSchema schema) {
+        return new Builder(Objects.requireNonNull(schema, "schema"));
+    }
+
+    /**
+     * Returns the schema of the database the transaction applies to.
+     *
+     * @return the schema
+     */
+    public DatabaseSchema schema() {
+        return schema;
+    }
+
+    /**
+     * Returns the operations in order.
+     *
+     * @return the operations
+     */
+    public List<Operation> operations() {
+        return operations;
+    }
+
+    /**
+     * Returns the {@code params} of the {@code transact} request.
+     *
+     * @return a fresh {@code [database, operation...]} array the caller may modify
+     */
+    public ArrayNode toParams() {
+        ArrayNode params = JsonNodeFactory.instance.arrayNode().add(schema.name());
+        encoded.forEach(operation -> params.add(operation.deepCopy()));
+        return params;
+    }
+
+    /**
+     * Decodes the {@code result} of the {@code transact} response.
+     *
+     * <p>The first operation error found, or the extra trailing error element that reports a failed
+     * commit, is thrown. Elements after a failed operation are ignored, whether null or absent.
+     *
+     * @param result the result array
+     * @return one result per operation and the UUIDs of named inserts
+     * @throws TransactionException, or the subclass matching the error string, if the server
+     *     rejected the transaction
+     * @throws IllegalArgumentException if the result does not have the shape RFC 7047 prescribes
+     */
+    public TransactionResult decode(ArrayNode result) {
+        int size = operations.size();
+        List<OperationResult> results = new ArrayList<>(size);
+        Map<String, UUID> named = new LinkedHashMap<>();
+        for (int i = 0; i < Math.min(size, result.size()); i++) {
+            JsonNode element = result.get(i);
+            throwIfError(i, operations.get(i), element);
+            results.add(decodeOne(i, operations.get(i), element, named));
+        }
+        if (result.size() > size) {
+            throwIfError(-1, null, result.get(size));
+        }
+        if (result.size() != size) {
+            throw new IllegalArgumentException("transact result has " + result.size() + " elements for " + size
+                    + " operations and no error: " + result);
+        }
+        return new TransactionResult(results, named);
+    }
+
+    private static void throwIfError(int index, Operation operation, JsonNode element) {
+        JsonNode error = element.get("error");
+        if (error != null && !error.isNull()) {
+            JsonNode details = element.get("details");
+            throw TransactionException.of(index, operation, error.asText(),
+                    details == null || details.isNull() ? null : details.asText());
+        }
+    }
+
+    private OperationResult decodeOne(int index, Operation operation, JsonNode element, Map<String, UUID> named) {
+        if (!element.isObject()) {
+            throw malformed(index, operation, element);
+        }
+        if (operation instanceof Insert insert) {
+            JsonNode uuidJson = element.get("uuid");
+            Object uuid = uuidJson == null ? null : AtomicType.UUID.decode(uuidJson).orElse(null);
+            if (!(uuid instanceof UUID inserted)) {
+                throw malformed(index, operation, element);
+            }
+            insert.uuidName().ifPresent(name -> named.put(name, inserted));
+            return new OperationResult.Inserted(inserted);
+        }
+        if (operation instanceof Select select) {
+            JsonNode rows = element.get("rows");
+            if (rows == null || !rows.isArray()) {
+                throw malformed(index, operation, element);
+            }
+            TableSchema table = schema.table(select.table());
+            List<Row> decoded = new ArrayList<>(rows.size());
+            for (JsonNode row : rows) {
+                if (!row.isObject()) {
+                    throw malformed(index, operation, element);
+                }
+                decoded.add(Row.fromPartialJson(table, (ObjectNode) row));
+            }
+            return new OperationResult.Selected(decoded);
+        }
+        if (operation instanceof Update || operation instanceof Mutate || operation instanceof Delete) {
+            JsonNode count = element.get("count");
+            if (count == null || !count.isIntegralNumber()) {
+                throw malformed(index, operation, element);
+            }
+            return new OperationResult.Counted(count.longValue());
+        }
+        return new OperationResult.Done();
+    }
+
+    private static IllegalArgumentException malformed(int index, Operation operation, JsonNode element) {
+        return new IllegalArgumentException("operation " + index + " (" + operation.summary()
+                + ") has a malformed result: " + element);
+    }
+
+    @Override
+    public String toString() {
+        return "Transaction" + toParams();
+    }
+
+    /** Collects operations, checking each against the schema as it is added. */
+    public static final class Builder {
+
+        private final DatabaseSchema schema;
+        private final List<Operation> operations = new ArrayList<>();
+        private final List<ObjectNode> encoded = new ArrayList<>();
+        private final Set<String> uuidNames = new HashSet<>();
+
+        private Builder(DatabaseSchema schema) {
+            this.schema = schema;
+        }
+
+        /**
+         * Appends an operation after checking its table, columns, values and uuid-name.
+         *
+         * @param operation the operation
+         * @return this builder
+         * @throws IllegalArgumentException naming the problem, e.g. an unknown column, a write to
+         *     {@code _uuid}, or a uuid-name already used in this transaction
+         * @throws dev.ovnj.ovsdb.data.ValueConstraintException naming {@code table.column} if a
+         *     value breaks its column type
+         */
+        public Builder add(Operation operation) {
+            ObjectNode json = operation.toJson(schema);
+            if (operation instanceof Insert insert && insert.uuidName().isPresent()
+                    && !uuidNames.add(insert.uuidName().get())) {
+                throw new IllegalArgumentException("operation " + operations.size() + " (" + operation.summary()
+                        + "): duplicate uuid-name \"" + insert.uuidName().get() + "\" in this transaction");
+            }
+            operations.add(operation);
+            encoded.add(json);
+            return this;
+        }
+
+        /**
+         * Appends several operations.
+         *
+         * @param more the operations
+         * @return this builder
+         */
+        public Builder add(Operation... more) {
+            for (Operation operation : more) {
+                add(operation);
+            }
+            return this;
+        }
+
+        /**
+         * Builds the transaction after checking that every named-uuid refers to a uuid-name of an
+         * insert in the transaction.
+         *
+         * @return the transaction
+         * @throws IllegalArgumentException naming the operation and the undeclared uuid-name
+         */
+        public Transaction build() {
+            for (int i = 0; i < operations.size(); i++) {
+                Set<String> referenced = new TreeSet<>();
+                valuesOf(operations.get(i)).forEach(value -> collectNamedUuids(value, referenced));
+                referenced.removeAll(uuidNames);
+                if (!referenced.isEmpty()) {
+                    throw new IllegalArgumentException("operation " + i + " (" + operations.get(i).summary()
+                            + ") refers to uuid-name " + referenced + " that no insert of this transaction declares");
+                }
+            }
+            return new Transaction(schema, operations, encoded);
+        }
+
+        private static List<Object> valuesOf(Operation operation) {
+            List<Object> values = new ArrayList<>();
+            List<Condition> where = List.of();
+            if (operation instanceof Insert insert) {
+                values.addAll(insert.row().values());
+            } else if (operation instanceof Update update) {
+                values.addAll(update.row().values());
+                where = update.where();
+            } else if (operation instanceof Mutate mutate) {
+                mutate.mutations().forEach(mutation -> values.add(mutation.value()));
+                where = mutate.where();
+            } else if (operation instanceof Wait wait) {
+                wait.rows().forEach(row -> values.addAll(row.values()));
+                where = wait.where();
+            } else if (operation instanceof Select select) {
+                where = select.where();
+            } else if (operation instanceof Delete delete) {
+                where = delete.where();
+            }
+            for (Condition condition : where) {
+                if (condition instanceof Condition.Comparison comparison) {
+                    values.add(comparison.value());
+                }
+            }
+            return values;
+        }
+
+        private static void collectNamedUuids(Object value, Set<String> names) {
+            if (value instanceof NamedUuid named) {
+                names.add(named.name());
+            } else if (value instanceof Collection<?> elements) {
+                elements.forEach(element -> collectNamedUuids(element, names));
+            } else if (value instanceof Map<?, ?> map) {
+                map.forEach((key, mapped) -> {
+                    collectNamedUuids(key, names);
+                    collectNamedUuids(mapped, names);
+                });
+            }
+        }
+    }
+}
