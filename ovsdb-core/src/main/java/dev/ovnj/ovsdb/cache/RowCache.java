@@ -4,7 +4,6 @@ import dev.ovnj.ovsdb.data.Row;
 import dev.ovnj.ovsdb.monitor.RowUpdate;
 import dev.ovnj.ovsdb.monitor.UpdateBatch;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
-import dev.ovnj.ovsdb.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -177,7 +176,8 @@ public final class RowCache {
                 }
                 Row row = Row.fromJson(t.schema(), u.uuid(), u.row());
                 t.put(row);
-                Row old = before.getOrDefault(u.table(), Map.of()).remove(u.uuid());
+                Map<UUID, Row> previous = before.get(u.table());
+                Row old = previous == null ? null : previous.remove(u.uuid());
                 if (old == null) {
                     events.add(new CacheEvent.Inserted(u.table(), row));
                 } else if (!old.equals(row)) {
@@ -257,9 +257,5 @@ public final class RowCache {
                 LOG.warn("cache listener {} failed; other listeners still run", l, e);
             }
         }
-    }
-
-    TableSchema tableSchema(String name) {
-        return schema.table(name);
     }
 }

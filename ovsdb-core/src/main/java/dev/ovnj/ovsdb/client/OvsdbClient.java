@@ -392,7 +392,11 @@ public final class OvsdbClient implements AutoCloseable {
         nextRemote = (nextRemote + 1) % remotes.size();
         fire(ConnectionEvent.of(ConnectionEvent.Kind.CONNECTING, remote, null));
         openSession(remote)
-                .thenCompose(this::handshake)
+                .thenCompose(s -> handshake(s).whenComplete((ok, e) -> {
+                    if (e != null) {
+                        s.close();
+                    }
+                }))
                 .whenCompleteAsync((session, err) -> {
                     if (err != null) {
                         attemptFailed(remote, unwrap(err));
@@ -404,7 +408,7 @@ public final class OvsdbClient implements AutoCloseable {
         if (closed) {
             return;
         }
-        LOG.debug("connection attempt to {} failed: {}", remote, cause.toString());
+        LOG.debug("connection attempt to {} failed", remote, cause);
         fire(ConnectionEvent.of(ConnectionEvent.Kind.DISCONNECTED, remote, cause));
         failuresThisRound++;
         if (failuresThisRound < options.remotes().size()) {
@@ -419,7 +423,7 @@ public final class OvsdbClient implements AutoCloseable {
         if (backoff.isZero()) {
             backoff = options.maxBackoff();
         }
-        LOG.info("no usable server among {} ({}); retrying in {} ms", options.remotes(), cause.getMessage(), jittered);
+        LOG.info("no usable server among {} (last: {}); retrying in {} ms", options.remotes(), cause.toString(), jittered);
         control.schedule(this::connectNext, jittered, TimeUnit.MILLISECONDS);
     }
 
