@@ -6,7 +6,7 @@ package dev.ovnj.ovsdb.client;
  * @param connects connections that reached SYNCED
  * @param fullSyncs syncs that downloaded the whole monitored contents
  * @param resumedSyncs syncs resumed with {@code monitor_cond_since} ({@code found=true}), transferring only changes
- * @param lastSyncBytes bytes received on the most recent connection until it was synced
+ * @param lastSyncBytes bytes received for the most recent monitor reply: the whole contents, or when resumed only the changes
  * @param transactions transactions committed
  * @param inconsistencies updates that did not fit the cache and forced a resync
  */

@@ -533,6 +533,7 @@ public final class OvsdbClient implements AutoCloseable {
                         }
                         throw new CompletionException(e);
                     }
+                    LOG.debug("{} _Server reply {}", s.remote, reply);
                     ServerCheck check = ServerCheck.fromUpdates2(reply, options.database(), null);
                     if (check == null) {
                         throw new ConnectionRejectedException(s.remote + " does not serve database " + options.database());
@@ -571,6 +572,7 @@ public final class OvsdbClient implements AutoCloseable {
         ObjectNode requests = options.monitor().toJson(s.schema, conditional);
         JsonNode id = JsonNodeFactory.instance.textNode(monitorId);
         String since = lastTxnId;
+        long bytesBefore = s.bytesReceived();
         CompletableFuture<JsonNode> reply = method == MonitorMethod.MONITOR_COND_SINCE
                 ? s.call(method.method(), options.requestTimeout(), options.database(), id, requests, since == null ? ZERO_TXN : since)
                 : s.call(method.method(), options.requestTimeout(), options.database(), id, requests);
@@ -597,7 +599,7 @@ public final class OvsdbClient implements AutoCloseable {
             // Applied on the callback thread, in wire order with the notifications that follow.
             callbacks.execute(() -> {
                 try {
-                    applyInitial(s, method, json);
+                    applyInitial(s, method, json, bytesBefore);
                     done.complete(null);
                 } catch (RuntimeException e) {
                     done.completeExceptionally(e);
@@ -607,7 +609,7 @@ public final class OvsdbClient implements AutoCloseable {
         return done;
     }
 
-    private void applyInitial(Session s, MonitorMethod method, JsonNode reply) {
+    private void applyInitial(Session s, MonitorMethod method, JsonNode reply, long bytesBefore) {
         boolean resumed = false;
         UpdateBatch batch;
         switch (method) {
@@ -630,7 +632,7 @@ public final class OvsdbClient implements AutoCloseable {
             fullSyncs.incrementAndGet();
         }
         lastTxnId = batch.lastTxnId().filter(t -> !ZERO_TXN.equals(t)).orElse(null);
-        lastSyncBytes.set(s.bytesReceived());
+        lastSyncBytes.set(s.bytesReceived() - bytesBefore);
         s.synced = true;
         connects.incrementAndGet();
         control.execute(() -> {

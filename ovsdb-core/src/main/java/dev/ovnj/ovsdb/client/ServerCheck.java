@@ -36,7 +36,10 @@ record ServerCheck(boolean found, boolean clustered, boolean connected, boolean 
             if (row.has("name") && !database.equals(row.get("name").asText())) {
                 continue;
             }
-            ServerCheck base = result != null ? result : new ServerCheck(true, false, true, true, OptionalLong.empty());
+            // ovsdb-server leaves columns at their defaults (false, empty) out of initial and insert
+            // rows, so a full row starts from the defaults and only a modify starts from before.
+            boolean full = !change.has("modify");
+            ServerCheck base = full || result == null ? new ServerCheck(true, false, false, false, OptionalLong.empty()) : result;
             boolean clustered = row.has("model") ? "clustered".equals(row.get("model").asText()) : base.clustered;
             boolean connected = row.has("connected") ? row.get("connected").asBoolean() : base.connected;
             boolean leader = row.has("leader") ? row.get("leader").asBoolean() : base.leader;
