@@ -4,6 +4,7 @@ import dev.ovnj.ovsdb.data.Row;
 import dev.ovnj.ovsdb.monitor.RowUpdate;
 import dev.ovnj.ovsdb.monitor.UpdateBatch;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
+import dev.ovnj.ovsdb.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -180,7 +181,7 @@ public final class RowCache {
                 Row old = previous == null ? null : previous.remove(u.uuid());
                 if (old == null) {
                     events.add(new CacheEvent.Inserted(u.table(), row));
-                } else if (!old.equals(row)) {
+                } else if (!sameContent(old, row)) {
                     events.add(new CacheEvent.Updated(u.table(), old, row));
                 }
             }
@@ -243,6 +244,20 @@ public final class RowCache {
             });
         });
         return events;
+    }
+
+    /**
+     * Equal in every column but {@code _version}: a restarted server renumbers versions, and a
+     * resync that only sees new versions has nothing to report.
+     */
+    private static boolean sameContent(Row a, Row b) {
+        int n = a.table().columns().size();
+        for (int i = 0; i < n; i++) {
+            if (i != TableSchema.VERSION_INDEX && !java.util.Objects.equals(a.get(i), b.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void fire(List<CacheEvent> events) {

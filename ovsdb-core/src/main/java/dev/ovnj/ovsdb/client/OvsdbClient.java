@@ -306,8 +306,7 @@ public final class OvsdbClient implements AutoCloseable {
      * @return true if granted at once; otherwise {@link LockListener#locked} fires when it is
      */
     public CompletableFuture<Boolean> lock(String lockId) {
-        wantedLocks.add(lockId);
-        return lockCall("lock", lockId);
+        return reRequest("lock", lockId);
     }
 
     /**
@@ -317,8 +316,19 @@ public final class OvsdbClient implements AutoCloseable {
      * @return true once held
      */
     public CompletableFuture<Boolean> steal(String lockId) {
-        wantedLocks.add(lockId);
-        return lockCall("steal", lockId);
+        return reRequest("steal", lockId);
+    }
+
+    /**
+     * ovsdb-server refuses a second lock or steal for an id this connection already requested
+     * ("must issue unlock before new ..."), so an earlier request is withdrawn first.
+     */
+    private CompletableFuture<Boolean> reRequest(String method, String lockId) {
+        boolean earlier = !wantedLocks.add(lockId);
+        if (!earlier) {
+            return lockCall(method, lockId);
+        }
+        return lockCall("unlock", lockId).thenCompose(x -> lockCall(method, lockId));
     }
 
     /**
