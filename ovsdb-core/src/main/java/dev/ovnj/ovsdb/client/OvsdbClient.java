@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ovnj.ovsdb.cache.CacheInconsistencyException;
 import dev.ovnj.ovsdb.cache.RowCache;
+import dev.ovnj.ovsdb.data.OvsdbId;
 import dev.ovnj.ovsdb.monitor.MonitorMethod;
 import dev.ovnj.ovsdb.monitor.MonitorRequest;
 import dev.ovnj.ovsdb.monitor.TableMonitor;
@@ -324,6 +325,11 @@ public final class OvsdbClient implements AutoCloseable {
      * ("must issue unlock before new ..."), so an earlier request is withdrawn first.
      */
     private CompletableFuture<Boolean> reRequest(String method, String lockId) {
+        try {
+            OvsdbId.require("lock name", lockId);
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         boolean earlier = !wantedLocks.add(lockId);
         if (!earlier) {
             return lockCall(method, lockId);

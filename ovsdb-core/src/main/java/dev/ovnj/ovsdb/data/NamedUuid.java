@@ -1,7 +1,6 @@
 package dev.ovnj.ovsdb.data;
 
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * A reference, within one transaction, to the row inserted with the same {@code uuid-name}
@@ -11,8 +10,6 @@ import java.util.regex.Pattern;
  */
 public record NamedUuid(String name) implements Comparable<NamedUuid> {
 
-    private static final Pattern ID = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-
     /**
      * Validates the name.
      *
@@ -21,10 +18,7 @@ public record NamedUuid(String name) implements Comparable<NamedUuid> {
      */
     public NamedUuid {
         Objects.requireNonNull(name, "name");
-        if (!ID.matcher(name).matches()) {
-            throw new IllegalArgumentException("uuid-name \"" + name + "\" is not an <id>"
-                    + " (letters, digits and underscores, not starting with a digit)");
-        }
+        OvsdbId.require("uuid-name", name);
     }
 
     @Override

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import java.util.Objects;
-import java.util.regex.Pattern;
+import dev.ovnj.ovsdb.data.OvsdbId;
 
 /**
  * The {@code assert} operation (RFC 7047 section 5.2.10): fails with "not owner" unless this
@@ -14,9 +14,6 @@ import java.util.regex.Pattern;
  */
 public record Assert(String lock) implements Operation {
 
-    // ovsdb-server parses "lock" as an <id> and answers anything else with a "syntax error".
-    private static final Pattern ID = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-
     /**
      * Validates the lock name.
      *
@@ -25,10 +22,7 @@ public record Assert(String lock) implements Operation {
      */
     public Assert {
         Objects.requireNonNull(lock, "lock");
-        if (!ID.matcher(lock).matches()) {
-            throw new IllegalArgumentException("lock name \"" + lock + "\" is not an <id>"
-                    + " (letters, digits and underscores, not starting with a digit)");
-        }
+        OvsdbId.require("lock name", lock);
     }
 
     @Override

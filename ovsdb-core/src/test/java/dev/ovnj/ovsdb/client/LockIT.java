@@ -2,6 +2,7 @@ package dev.ovnj.ovsdb.client;
 
 import static dev.ovnj.ovsdb.client.Clients.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ovnj.testkit.Await;
 import dev.ovnj.testkit.OvsdbServer;
@@ -57,6 +58,8 @@ class LockIT {
             b.addLockListener(lb);
             assertThat(a.lock("leader").join()).isTrue();
             assertThat(b.lock("leader").join()).isFalse();
+            assertThatThrownBy(() -> a.lock("not-an-id").join()).hasCauseInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("lock name \"not-an-id\" is not an <id>");
             a.close();
             Await.until(WAIT, "locked notification after the holder went away", () -> lb.calls.contains("locked:leader"));
         }

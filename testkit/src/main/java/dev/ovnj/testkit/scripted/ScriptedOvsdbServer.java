@@ -97,6 +97,15 @@ public final class ScriptedOvsdbServer implements AutoCloseable {
         return requests.stream().map(r -> r.path("method").asText()).toList();
     }
 
+    /**
+     * Sends raw text to every open client connection, e.g. a notification nobody asked for.
+     *
+     * @param text the bytes to send, UTF-8
+     */
+    public void broadcast(String text) {
+        connections.writeAndFlush(io.netty.buffer.Unpooled.copiedBuffer(text, StandardCharsets.UTF_8));
+    }
+
     /** Number of client connections currently open. */
     public int openConnections() {
         return connections.size();
