@@ -1,0 +1,85 @@
+package dev.ovnj.ovsdb.typed;
+
+import java.util.Objects;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * Converts between the Java type of a typed column's atoms and the untyped atom of
+ * {@link dev.ovnj.ovsdb.data.ValueCodec} ({@link Long}, {@link Double}, {@link Boolean},
+ * {@link String} or {@link UUID}).
+ *
+ * @param <T> the typed atom
+ */
+public final class AtomMapping<T> {
+
+    /** Integers, typed and untyped as {@link Long}. */
+    public static final AtomMapping<Long> INTEGER = identity(Long.class);
+    /** Reals, typed and untyped as {@link Double}. */
+    public static final AtomMapping<Double> REAL = identity(Double.class);
+    /** Booleans, typed and untyped as {@link Boolean}. */
+    public static final AtomMapping<Boolean> BOOLEAN = identity(Boolean.class);
+    /** Strings, typed and untyped as {@link String}. */
+    public static final AtomMapping<String> STRING = identity(String.class);
+    /** UUIDs, including references to other rows, typed and untyped as {@link UUID}. */
+    public static final AtomMapping<UUID> UUID = identity(java.util.UUID.class);
+
+    private final Function<T, Object> toAtom;
+    private final Function<Object, T> fromAtom;
+
+    private AtomMapping(Function<T, Object> toAtom, Function<Object, T> fromAtom) {
+        this.toAtom = toAtom;
+        this.fromAtom = fromAtom;
+    }
+
+    private static <T> AtomMapping<T> identity(Class<T> type) {
+        return new AtomMapping<>(atom -> atom, atom -> type.cast(atom));
+    }
+
+    /**
+     * Returns the mapping of an enum-constrained string column onto a Java enum. It takes the
+     * constants rather than the class so that it needs no reflection.
+     *
+     * @param constants every constant of the enum, i.e. {@code E.values()}
+     * @param <E> the enum type
+     * @return the mapping, which fails on a string that names no constant
+     */
+    @SafeVarargs
+    public static <E extends Enum<E> & WireEnum> AtomMapping<E> enumOf(E... constants) {
+        if (constants.length == 0) {
+            throw new IllegalArgumentException("an enum mapping needs at least one constant");
+        }
+        E[] known = constants.clone();
+        return new AtomMapping<>(WireEnum::wireValue, atom -> {
+            for (E constant : known) {
+                if (constant.wireValue().equals(atom)) {
+                    return constant;
+                }
+            }
+            throw new IllegalArgumentException("\"" + atom + "\" is not a value of "
+                    + known[0].getDeclaringClass().getSimpleName());
+        });
+    }
+
+    /**
+     * Converts a typed atom to its untyped form.
+     *
+     * @param atom the typed atom
+     * @return the untyped atom
+     */
+    public Object toAtom(T atom) {
+        return toAtom.apply(Objects.requireNonNull(atom, "atom"));
+    }
+
+    /**
+     * Converts an untyped atom to its typed form.
+     *
+     * @param atom the untyped atom
+     * @return the typed atom
+     * @throws ClassCastException if the atom has another Java type
+     * @throws IllegalArgumentException if an enum mapping does not know the string
+     */
+    public T fromAtom(Object atom) {
+        return fromAtom.apply(Objects.requireNonNull(atom, "atom"));
+    }
+}

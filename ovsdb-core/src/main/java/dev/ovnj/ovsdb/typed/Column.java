@@ -1,0 +1,87 @@
+package dev.ovnj.ovsdb.typed;
+
+import dev.ovnj.ovsdb.data.Row;
+import dev.ovnj.ovsdb.tx.Condition;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A typed column of a table: its name plus the conversion between the Java type of its value and
+ * the untyped representation of {@link dev.ovnj.ovsdb.data.ValueCodec}. Subclasses add the
+ * conditions and mutations that make sense for the column's shape.
+ *
+ * @param <T> the Java type of the column value
+ */
+public abstract sealed class Column<T> permits ScalarColumn, OptionalColumn, SetColumn, MapColumn {
+
+    private final String name;
+
+    Column(String name) {
+        this.name = Objects.requireNonNull(name, "name");
+    }
+
+    /**
+     * Returns the column name as written in the schema.
+     *
+     * @return e.g. {@code "external_ids"}
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Converts a typed value to the untyped representation used by rows and operations.
+     *
+     * @param value the typed value
+     * @return the untyped value: a bare atom, an immutable set or an immutable map
+     */
+    public abstract Object toUntyped(T value);
+
+    /**
+     * Converts an untyped value, as found in a {@link Row}, to the typed value.
+     *
+     * @param value the untyped value
+     * @return the typed value
+     * @throws ClassCastException if the value does not have the column's untyped shape
+     */
+    public abstract T fromUntyped(Object value);
+
+    /**
+     * Reads the column from a row, tolerating rows that lack it: partial rows of a {@code select}
+     * with explicit columns, and rows of a server whose schema predates the column.
+     *
+     * @param row the row
+     * @return the typed value, or empty if the row does not carry the column
+     */
+    public Optional<T> read(Row row) {
+        if (row.table().findColumn(name).isEmpty() || !row.has(name)) {
+            return Optional.empty();
+        }
+        return Optional.of(fromUntyped(row.get(name)));
+    }
+
+    /**
+     * Returns the condition that the column equals a value.
+     *
+     * @param value the value
+     * @return {@code [name, "==", value]}
+     */
+    public Condition eq(T value) {
+        return Condition.eq(name, toUntyped(value));
+    }
+
+    /**
+     * Returns the condition that the column differs from a value.
+     *
+     * @param value the value
+     * @return {@code [name, "!=", value]}
+     */
+    public Condition ne(T value) {
+        return Condition.ne(name, toUntyped(value));
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

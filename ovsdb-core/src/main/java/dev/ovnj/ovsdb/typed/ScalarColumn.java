@@ -1,0 +1,40 @@
+package dev.ovnj.ovsdb.typed;
+
+import java.util.Objects;
+
+/**
+ * A column holding exactly one atom (min 1, max 1), typed as the atom itself.
+ *
+ * @param <T> the typed atom
+ */
+public final class ScalarColumn<T> extends Column<T> {
+
+    private final AtomMapping<T> atom;
+
+    private ScalarColumn(String name, AtomMapping<T> atom) {
+        super(name);
+        this.atom = Objects.requireNonNull(atom, "atom");
+    }
+
+    /**
+     * Returns a scalar column.
+     *
+     * @param name the column name
+     * @param atom the mapping of its atom
+     * @param <T> the typed atom
+     * @return the column
+     */
+    public static <T> ScalarColumn<T> of(String name, AtomMapping<T> atom) {
+        return new ScalarColumn<>(name, atom);
+    }
+
+    @Override
+    public Object toUntyped(T value) {
+        return atom.toAtom(value);
+    }
+
+    @Override
+    public T fromUntyped(Object value) {
+        return atom.fromAtom(value);
+    }
+}

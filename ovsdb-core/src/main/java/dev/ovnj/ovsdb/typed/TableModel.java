@@ -1,0 +1,86 @@
+package dev.ovnj.ovsdb.typed;
+
+import dev.ovnj.ovsdb.data.Row;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Describes how one table maps onto its generated value type, so that typed APIs can work with
+ * any table given its descriptor, e.g. a cache view looked up by the value type's class.
+ *
+ * @param <T> the value type
+ */
+public final class TableModel<T extends TypedRow> {
+
+    private final String name;
+    private final Class<T> type;
+    private final Function<Row, T> fromRow;
+
+    private TableModel(String name, Class<T> type, Function<Row, T> fromRow) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.type = Objects.requireNonNull(type, "type");
+        this.fromRow = Objects.requireNonNull(fromRow, "fromRow");
+    }
+
+    /**
+     * Returns a table descriptor.
+     *
+     * @param name the table name in the schema
+     * @param type the value type
+     * @param fromRow the conversion of an untyped row
+     * @param <T> the value type
+     * @return the descriptor
+     */
+    public static <T extends TypedRow> TableModel<T> of(String name, Class<T> type, Function<Row, T> fromRow) {
+        return new TableModel<>(name, type, fromRow);
+    }
+
+    /**
+     * Returns the table name as written in the schema.
+     *
+     * @return e.g. {@code "Load_Balancer"}
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Returns the value type.
+     *
+     * @return the class of the generated type
+     */
+    public Class<T> type() {
+        return type;
+    }
+
+    /**
+     * Converts an untyped row of this table.
+     *
+     * @param row the row; columns it lacks take their defaults
+     * @return the typed row
+     * @throws IllegalArgumentException if the row belongs to another table
+     * @throws IllegalStateException if the row lacks a column that has no default
+     */
+    public T fromRow(Row row) {
+        if (!row.table().name().equals(name)) {
+            throw new IllegalArgumentException("a " + row.table().name() + " row is not a " + name + " row");
+        }
+        return fromRow.apply(row);
+    }
+
+    /**
+     * Converts a typed row to untyped column values.
+     *
+     * @param value the typed row
+     * @return the columns, see {@link TypedRow#toColumns()}
+     */
+    public Map<String, Object> toColumns(T value) {
+        return value.toColumns();
+    }
+
+    @Override
+    public String toString() {
+        return "TableModel[" + name + "]";
+    }
+}
