@@ -1,0 +1,728 @@
+package dev.ovnj.lb;
+
+import dev.ovnj.lb.plan.LoadBalancerPlan;
+import dev.ovnj.lb.plan.PlanChange;
+import dev.ovnj.lb.plan.PlanTransactions;
+import dev.ovnj.lb.plan.Planner;
+import dev.ovnj.lb.spec.LoadBalancerSpec;
+import dev.ovnj.lb.spec.SpecError;
+import dev.ovnj.lb.spec.SpecValidator;
+import dev.ovnj.ovsdb.cache.CacheEvent;
+import dev.ovnj.ovsdb.cache.CacheListener;
+import dev.ovnj.ovsdb.client.ConnectionEvent;
+import dev.ovnj.ovsdb.client.LockListener;
+import dev.ovnj.ovsdb.client.OvsdbClient;
+import dev.ovnj.ovsdb.monitor.MonitorRequest;
+import dev.ovnj.ovsdb.rpc.OvsdbRpcException;
+import dev.ovnj.ovsdb.tx.Transaction;
+import dev.ovnj.ovsdb.tx.TransactionException;
+import dev.ovnj.ovsdb.tx.WaitTimedOutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps OVN load balancers equal to what their owners declare. Owners declare specs with
+ * {@link #apply}, {@link #upsert} and {@link #remove}; the engine plans against the client's cache
+ * and writes minimal, guarded transactions. It follows every change the monitor reports, so drift
+ * made by anyone else (a row deleted, a VIP removed, a router detached, a database restored) is
+ * repaired as soon as it is seen, without waiting for the caller.
+ *
+ * <p>All engine state lives on one thread ("ovnj-engine"); changes arriving within the batch
+ * window are coalesced into one planning pass.
+ */
+public final class LoadBalancerEngine implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LoadBalancerEngine.class);
+    private static final Set<String> WATCHED = Set.of("Load_Balancer", "Logical_Router", "Logical_Switch", "Load_Balancer_Group");
+
+    private final OvsdbClient client;
+    private final Duration batchWindow;
+    private final int maxOpsPerTransaction;
+    private final int maxPendingRequests;
+    private final Duration minRetry;
+    private final Duration maxRetry;
+    private final Optional<String> lockName;
+    private final List<EngineListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final ScheduledExecutorService loop;
+    private final AtomicInteger pendingRequests = new AtomicInteger();
+    private final CacheListener cacheListener = this::onCacheEvents;
+
+    private final AtomicLong transactions = new AtomicLong();
+    private final AtomicLong operations = new AtomicLong();
+    private final AtomicLong repairs = new AtomicLong();
+    private final AtomicLong conflicts = new AtomicLong();
+    private final AtomicLong retries = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong plans = new AtomicLong();
+    private volatile long lastPlanMicros;
+
+    // Confined to the engine thread.
+    private final Map<String, OwnerState> owners = new LinkedHashMap<>();
+    private boolean scheduled;
+    private int inFlight;
+    private boolean retryScheduled;
+    private Duration retryDelay;
+    private long driftSeenAt = -1;
+    private boolean lockHeld;
+    private boolean available;
+    private volatile boolean closed;
+
+    private LoadBalancerEngine(Builder b) {
+        this.client = b.client;
+        this.batchWindow = b.batchWindow;
+        this.maxOpsPerTransaction = b.maxOpsPerTransaction;
+        this.maxPendingRequests = b.maxPendingRequests;
+        this.minRetry = b.minRetry;
+        this.maxRetry = b.maxRetry;
+        this.retryDelay = b.minRetry;
+        this.lockName = Optional.ofNullable(b.lockName);
+        this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "ovnj-engine");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Returns a builder for an engine writing through {@code client}.
+     *
+     * @param client a client of the OVN Northbound database
+     * @return the builder
+     */
+    public static Builder builder(OvsdbClient client) {
+        return new Builder(client);
+    }
+
+    /**
+     * The tables the engine needs in the client's cache; pass it to the client's builder to
+     * replicate only these instead of the whole Northbound database.
+     *
+     * @return the monitor request
+     */
+    public static MonitorRequest monitorRequest() {
+        return MonitorRequest.tables("Load_Balancer", "Load_Balancer_Group", "Logical_Router", "Logical_Switch",
+                "Logical_Router_Port", "NAT");
+    }
+
+    /**
+     * Starts following the client's cache. The client may be started before or after.
+     *
+     * @return this engine
+     */
+    public LoadBalancerEngine start() {
+        Planner.indexes().forEach(client.cache()::addIndex);
+        client.cache().addListener(cacheListener);
+        client.addConnectionListener(this::onConnection);
+        lockName.ifPresent(name -> {
+            client.addLockListener(new LockListener() {
+                @Override
+                public void locked(String lockId) {
+                    if (lockId.equals(name)) {
+                        loop.execute(() -> lockChanged(true));
+                    }
+                }
+
+                @Override
+                public void stolen(String lockId) {
+                    if (lockId.equals(name)) {
+                        loop.execute(() -> lockChanged(false));
+                    }
+                }
+            });
+            client.lock(name).whenComplete((granted, err) -> {
+                if (Boolean.TRUE.equals(granted)) {
+                    loop.execute(() -> lockChanged(true));
+                }
+            });
+        });
+        loop.execute(() -> {
+            updateAvailability();
+            markDirty();
+        });
+        return this;
+    }
+
+    /**
+     * Declares the complete set of load balancers of {@code owner}: rows of the owner that no spec
+     * names are deleted. Invalid specs are not written (a previous valid version stays); the others
+     * proceed.
+     *
+     * @param owner the owner, e.g. a controller or tenant name
+     * @param specs all of the owner's specs
+     * @return completes when the database holds the result, with each spec's status
+     */
+    public CompletableFuture<ApplyResult> apply(String owner, List<LoadBalancerSpec> specs) {
+        Map<String, List<SpecError>> checked = SpecValidator.validate(owner, specs);
+        return request(owner, state -> {
+            Map<String, LoadBalancerSpec> valid = new LinkedHashMap<>();
+            Map<String, List<String>> invalid = new LinkedHashMap<>();
+            for (LoadBalancerSpec s : specs) {
+                List<SpecError> errors = checked.get(s.name());
+                if (errors == null || errors.isEmpty()) {
+                    valid.putIfAbsent(s.name(), s);
+                } else {
+                    invalid.put(s.name(), errors.stream().map(e -> e.field() + ": " + e.message()).toList());
+                    LoadBalancerSpec previous = state.valid.get(s.name());
+                    if (previous != null) {
+                        valid.put(s.name(), previous);
+                    }
+                }
+            }
+            state.valid = valid;
+            state.invalid = invalid;
+        });
+    }
+
+    /**
+     * Adds or replaces one spec of {@code owner}.
+     *
+     * @param owner the owner
+     * @param spec the spec
+     * @return completes when the database holds it; fails with {@link InvalidSpecException} (and
+     *     writes nothing) when the spec is invalid
+     */
+    public CompletableFuture<ApplyResult> upsert(String owner, LoadBalancerSpec spec) {
+        List<SpecError> errors = SpecValidator.validate(owner, spec);
+        if (!errors.isEmpty()) {
+            return CompletableFuture.failedFuture(new InvalidSpecException(errors));
+        }
+        return request(owner, state -> {
+            Map<String, LoadBalancerSpec> valid = new LinkedHashMap<>(state.valid);
+            valid.put(spec.name(), spec);
+            state.valid = valid;
+            Map<String, List<String>> invalid = new LinkedHashMap<>(state.invalid);
+            invalid.remove(spec.name());
+            state.invalid = invalid;
+        });
+    }
+
+    /**
+     * Removes one spec of {@code owner}; its rows are deleted.
+     *
+     * @param owner the owner
+     * @param name the spec's name
+     * @return completes when the rows are gone
+     */
+    public CompletableFuture<ApplyResult> remove(String owner, String name) {
+        return request(owner, state -> {
+            Map<String, LoadBalancerSpec> valid = new LinkedHashMap<>(state.valid);
+            valid.remove(name);
+            state.valid = valid;
+            Map<String, List<String>> invalid = new LinkedHashMap<>(state.invalid);
+            invalid.remove(name);
+            state.invalid = invalid;
+        });
+    }
+
+    /**
+     * Plans without writing (a dry run): what {@link #apply} would change now.
+     *
+     * @param owner the owner
+     * @param specs the specs
+     * @return the plan, with invalid specs listed
+     */
+    public LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs) {
+        Map<String, List<SpecError>> checked = SpecValidator.validate(owner, specs);
+        List<LoadBalancerSpec> valid = new ArrayList<>();
+        Map<String, List<String>> invalid = new LinkedHashMap<>();
+        for (LoadBalancerSpec s : specs) {
+            List<SpecError> errors = checked.get(s.name());
+            if (errors == null || errors.isEmpty()) {
+                valid.add(s);
+            } else {
+                invalid.put(s.name(), errors.stream().map(e -> e.field() + ": " + e.message()).toList());
+            }
+        }
+        return Planner.plan(owner, valid, client.cache()).withInvalid(invalid);
+    }
+
+    /**
+     * The current status of each of an owner's specs.
+     *
+     * @param owner the owner
+     * @return spec name to status (empty for an unknown owner)
+     */
+    public Map<String, SpecStatus> status(String owner) {
+        return onLoop(() -> {
+            OwnerState s = owners.get(owner);
+            return s == null ? Map.<String, SpecStatus>of() : Map.copyOf(s.status);
+        });
+    }
+
+    /** Whether the engine can write now (connected, synced, and holding its lock if it uses one). */
+    public boolean isAvailable() {
+        return onLoop(() -> available);
+    }
+
+    /** Counters since start. */
+    public EngineMetrics metrics() {
+        return new EngineMetrics(transactions.get(), operations.get(), repairs.get(), conflicts.get(), retries.get(),
+                failures.get(), plans.get(), lastPlanMicros);
+    }
+
+    /**
+     * Registers a listener.
+     *
+     * @param listener the listener
+     */
+    public void addListener(EngineListener listener) {
+        listeners.add(listener);
+    }
+
+    /** Stops the engine; the client stays open. Pending futures fail. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        client.cache().removeListener(cacheListener);
+        loop.execute(() -> owners.values().forEach(o -> o.waiters.forEach(w ->
+                w.future.completeExceptionally(new IllegalStateException("engine closed")))));
+        loop.shutdown();
+        try {
+            loop.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ---- engine thread ----
+
+    private CompletableFuture<ApplyResult> request(String owner, java.util.function.Consumer<OwnerState> change) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new IllegalStateException("engine closed"));
+        }
+        if (pendingRequests.incrementAndGet() > maxPendingRequests) {
+            pendingRequests.decrementAndGet();
+            return CompletableFuture.failedFuture(new EngineBusyException(maxPendingRequests
+                    + " requests are already waiting for the database (maxPendingRequests); retry later"));
+        }
+        CompletableFuture<ApplyResult> f = new CompletableFuture<>();
+        f.whenComplete((r, e) -> pendingRequests.decrementAndGet());
+        loop.execute(() -> {
+            OwnerState state = owners.computeIfAbsent(owner, OwnerState::new);
+            change.accept(state);
+            state.generation++;
+            state.waiters.add(new Waiter(state.generation, f));
+            markDirty();
+        });
+        return f;
+    }
+
+    private void onCacheEvents(List<CacheEvent> events) {
+        boolean relevant = false;
+        for (CacheEvent e : events) {
+            if (WATCHED.contains(e.table())) {
+                relevant = true;
+                break;
+            }
+        }
+        if (relevant) {
+            long seen = System.nanoTime();
+            loop.execute(() -> {
+                // Our own writes also come back as events, but only while they are in flight.
+                if (inFlight == 0 && driftSeenAt < 0) {
+                    driftSeenAt = seen;
+                }
+                markDirty();
+            });
+        }
+    }
+
+    private void onConnection(ConnectionEvent event) {
+        if (closed) {
+            return;
+        }
+        loop.execute(() -> {
+            if (event.kind() == ConnectionEvent.Kind.DISCONNECTED && lockName.isPresent()) {
+                lockHeld = false;
+            }
+            updateAvailability();
+            if (event.kind() == ConnectionEvent.Kind.SYNCED) {
+                // A reconnect may have resynced anything; plan against the fresh cache.
+                markDirty();
+            }
+        });
+    }
+
+    private void lockChanged(boolean held) {
+        lockHeld = held;
+        LOG.info("engine lock {} {}", lockName.orElse(""), held ? "acquired: this replica writes" : "lost: standing by");
+        updateAvailability();
+        if (held) {
+            markDirty();
+        }
+    }
+
+    private void updateAvailability() {
+        boolean now = client.isSynced() && (lockName.isEmpty() || lockHeld);
+        if (now != available) {
+            available = now;
+            String reason = !client.isSynced() ? "not connected to the Northbound leader"
+                    : lockName.isPresent() && !lockHeld ? "lock " + lockName.get() + " held by another replica" : "connected";
+            LOG.info("engine {}: {}", now ? "available" : "unavailable", reason);
+            listeners.forEach(l -> l.onAvailability(now, reason));
+        }
+    }
+
+    private void markDirty() {
+        if (!scheduled && !closed) {
+            scheduled = true;
+            loop.schedule(this::pass, batchWindow.toNanos(), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void pass() {
+        scheduled = false;
+        if (closed || inFlight > 0 || retryScheduled) {
+            return;
+        }
+        updateAvailability();
+        if (!available) {
+            return;
+        }
+        long start = System.nanoTime();
+        List<Transaction> txs = new ArrayList<>();
+        Map<String, LoadBalancerPlan> planned = new LinkedHashMap<>();
+        boolean repair = false;
+        for (OwnerState state : owners.values()) {
+            LoadBalancerPlan plan;
+            try {
+                plan = Planner.plan(state.owner, state.valid.values(), client.cache());
+            } catch (RuntimeException e) {
+                LOG.warn("planning for owner {} failed: {}", state.owner, e.toString());
+                continue;
+            }
+            plans.incrementAndGet();
+            updateStatuses(state, plan);
+            if (plan.isEmpty()) {
+                state.appliedGeneration = state.generation;
+                completeWaiters(state);
+                continue;
+            }
+            if (state.appliedGeneration == state.generation) {
+                repair = true;
+            }
+            planned.put(state.owner, plan);
+            try {
+                txs.addAll(PlanTransactions.build(plan, client.schema(), maxOpsPerTransaction));
+            } catch (RuntimeException e) {
+                failures.incrementAndGet();
+                LOG.warn("cannot build the transaction for owner {}: {}", state.owner, e.getMessage());
+            }
+        }
+        lastPlanMicros = (System.nanoTime() - start) / 1000;
+        if (txs.isEmpty()) {
+            driftSeenAt = -1;
+            return;
+        }
+        long driftStart = repair && driftSeenAt > 0 ? driftSeenAt : -1;
+        driftSeenAt = -1;
+        send(txs, planned, driftStart);
+    }
+
+    private void send(List<Transaction> txs, Map<String, LoadBalancerPlan> planned, long driftStart) {
+        inFlight = txs.size();
+        List<Throwable> errors = new ArrayList<>();
+        for (Transaction tx : txs) {
+            long sent = System.nanoTime();
+            client.transact(tx).whenComplete((result, err) -> loop.execute(() -> {
+                Throwable cause = unwrap(err);
+                Duration latency = Duration.ofNanos(System.nanoTime() - sent);
+                listeners.forEach(l -> l.onTransaction(tx.operations().size(), latency, cause));
+                if (cause == null) {
+                    transactions.incrementAndGet();
+                    operations.addAndGet(tx.operations().size());
+                } else {
+                    errors.add(cause);
+                }
+                if (--inFlight == 0) {
+                    afterSend(planned, driftStart, errors);
+                }
+            }));
+        }
+    }
+
+    private void afterSend(Map<String, LoadBalancerPlan> planned, long driftStart, List<Throwable> errors) {
+        if (errors.isEmpty()) {
+            retryDelay = minRetry;
+            if (driftStart > 0) {
+                recordRepairs(planned, Duration.ofNanos(System.nanoTime() - driftStart));
+            }
+            markDirty();
+            return;
+        }
+        boolean conflict = errors.stream().anyMatch(e -> e instanceof WaitTimedOutException);
+        if (conflict) {
+            conflicts.incrementAndGet();
+            LOG.info("another client changed load balancers while the engine wrote; re-planning");
+        }
+        for (Throwable e : errors) {
+            if (!(e instanceof WaitTimedOutException) && !(e instanceof OvsdbRpcException r && r.retriable())
+                    && !(e instanceof TransactionException t && t.retriable())) {
+                failures.incrementAndGet();
+                LOG.warn("the database rejected an engine transaction: {}", e.getMessage());
+            }
+        }
+        retries.incrementAndGet();
+        retryScheduled = true;
+        Duration delay = conflict ? Duration.ofMillis(1) : retryDelay;
+        retryDelay = retryDelay.multipliedBy(2).compareTo(maxRetry) > 0 ? maxRetry : retryDelay.multipliedBy(2);
+        loop.schedule(() -> {
+            retryScheduled = false;
+            markDirty();
+        }, delay.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private void recordRepairs(Map<String, LoadBalancerPlan> planned, Duration latency) {
+        for (LoadBalancerPlan plan : planned.values()) {
+            Map<String, List<String>> what = new LinkedHashMap<>();
+            for (PlanChange c : plan.changes()) {
+                what.computeIfAbsent(c.subject(), k -> new ArrayList<>()).add(describe(c));
+            }
+            OwnerState state = owners.get(plan.owner());
+            what.forEach((row, changes) -> {
+                repairs.incrementAndGet();
+                String text = String.join(", ", changes);
+                LOG.info("repaired {} ({}) in {} ms", row, text, String.format("%.1f", latency.toNanos() / 1e6));
+                RepairEvent event = new RepairEvent(plan.owner(), row, text, latency);
+                listeners.forEach(l -> l.onRepair(event));
+                if (state != null) {
+                    state.recordRepair(row, latency);
+                }
+            });
+        }
+    }
+
+    private static String describe(PlanChange c) {
+        if (c instanceof PlanChange.CreateRow) {
+            return "recreated";
+        } else if (c instanceof PlanChange.UpdateVips) {
+            return "vips";
+        } else if (c instanceof PlanChange.SetColumns s) {
+            return String.join("/", s.columns().keySet());
+        } else if (c instanceof PlanChange.Attach a) {
+            return "attached to " + a.target().word() + " " + a.targetName();
+        } else if (c instanceof PlanChange.Detach d) {
+            return "detached from " + d.target().word() + " " + d.targetName();
+        } else if (c instanceof PlanChange.AttachGroup g) {
+            return "group attached to " + g.target().word() + " " + g.targetName();
+        } else if (c instanceof PlanChange.CreateGroup) {
+            return "group recreated";
+        }
+        return "deleted";
+    }
+
+    private void updateStatuses(OwnerState state, LoadBalancerPlan plan) {
+        Map<String, SpecStatus> next = new LinkedHashMap<>();
+        Map<String, List<String>> warnings = new LinkedHashMap<>();
+        for (String conflict : plan.conflicts()) {
+            for (String spec : state.valid.keySet()) {
+                if (conflict.contains(" named " + spec + "-")) {
+                    warnings.computeIfAbsent(spec, k -> new ArrayList<>()).add(conflict);
+                }
+            }
+        }
+        Set<String> changing = new java.util.HashSet<>();
+        for (PlanChange c : plan.changes()) {
+            changing.add(c.subject());
+        }
+        for (LoadBalancerSpec spec : state.valid.values()) {
+            SpecStatus.State st;
+            List<String> reasons = List.of();
+            Set<java.util.UUID> rows = Set.of();
+            if (plan.pending().containsKey(spec.name())) {
+                st = SpecStatus.State.PENDING;
+                reasons = plan.pending().get(spec.name());
+            } else if (plan.applied().containsKey(spec.name())) {
+                st = SpecStatus.State.APPLIED;
+                rows = plan.applied().get(spec.name());
+            } else {
+                st = SpecStatus.State.APPLYING;
+            }
+            Repairs r = state.repairs.getOrDefault(spec.name(), Repairs.NONE);
+            next.put(spec.name(), new SpecStatus(state.owner, spec.name(), st, reasons,
+                    warnings.getOrDefault(spec.name(), List.of()), rows, r.count, r.last));
+        }
+        state.invalid.forEach((name, errors) -> {
+            if (!next.containsKey(name)) {
+                next.put(name, new SpecStatus(state.owner, name, SpecStatus.State.INVALID, errors, List.of(), Set.of(), 0, Optional.empty()));
+            }
+        });
+        for (Map.Entry<String, SpecStatus> e : next.entrySet()) {
+            SpecStatus old = state.status.get(e.getKey());
+            if (old == null || old.state() != e.getValue().state() || !old.reasons().equals(e.getValue().reasons())) {
+                listeners.forEach(l -> l.onStatus(e.getValue()));
+            }
+        }
+        state.status = next;
+    }
+
+    private void completeWaiters(OwnerState state) {
+        ApplyResult result = new ApplyResult(state.owner, state.status);
+        state.waiters.removeIf(w -> {
+            if (w.generation <= state.appliedGeneration) {
+                w.future.complete(result);
+                return true;
+            }
+            return false;
+        });
+    }
+
+    private <T> T onLoop(java.util.concurrent.Callable<T> read) {
+        try {
+            return loop.submit(read).get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("engine did not answer: " + e, e);
+        }
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        while (t instanceof CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    /** Repair counters of one spec. */
+    private record Repairs(long count, Optional<Duration> last) {
+        static final Repairs NONE = new Repairs(0, Optional.empty());
+    }
+
+    /** A caller waiting for its request to be in the database. */
+    private record Waiter(long generation, CompletableFuture<ApplyResult> future) {
+    }
+
+    /** Desired state and bookkeeping of one owner; engine thread only. */
+    private static final class OwnerState {
+        final String owner;
+        Map<String, LoadBalancerSpec> valid = new LinkedHashMap<>();
+        Map<String, List<String>> invalid = new LinkedHashMap<>();
+        Map<String, SpecStatus> status = new LinkedHashMap<>();
+        final Map<String, Repairs> repairs = new LinkedHashMap<>();
+        final List<Waiter> waiters = new ArrayList<>();
+        long generation;
+        long appliedGeneration;
+
+        OwnerState(String owner) {
+            this.owner = owner;
+        }
+
+        void recordRepair(String row, Duration latency) {
+            for (LoadBalancerSpec spec : valid.values()) {
+                if (row.startsWith(spec.name() + "-") || spec.group().filter(row::equals).isPresent()) {
+                    Repairs r = repairs.getOrDefault(spec.name(), Repairs.NONE);
+                    repairs.put(spec.name(), new Repairs(r.count + 1, Optional.of(latency)));
+                }
+            }
+        }
+    }
+
+    /** Configures a {@link LoadBalancerEngine}. */
+    public static final class Builder {
+        private final OvsdbClient client;
+        private Duration batchWindow = Duration.ofMillis(2);
+        private int maxOpsPerTransaction = 1000;
+        private int maxPendingRequests = 10_000;
+        private Duration minRetry = Duration.ofMillis(20);
+        private Duration maxRetry = Duration.ofSeconds(2);
+        private String lockName;
+
+        private Builder(OvsdbClient client) {
+            this.client = java.util.Objects.requireNonNull(client, "client");
+        }
+
+        /**
+         * Changes arriving within this window are planned together (default 2 ms).
+         *
+         * @param window the coalescing window
+         * @return this builder
+         */
+        public Builder batchWindow(Duration window) {
+            this.batchWindow = window;
+            return this;
+        }
+
+        /**
+         * Soft limit of operations per transaction (default 1000).
+         *
+         * @param max the limit
+         * @return this builder
+         */
+        public Builder maxOpsPerTransaction(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("maxOpsPerTransaction must be positive: " + max);
+            }
+            this.maxOpsPerTransaction = max;
+            return this;
+        }
+
+        /**
+         * Requests that may wait for the database at once before new ones fail fast (default 10,000).
+         *
+         * @param max the limit
+         * @return this builder
+         */
+        public Builder maxPendingRequests(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("maxPendingRequests must be positive: " + max);
+            }
+            this.maxPendingRequests = max;
+            return this;
+        }
+
+        /**
+         * Retry backoff after retriable failures (default 20 ms doubling to 2 s).
+         *
+         * @param min first delay
+         * @param max largest delay
+         * @return this builder
+         */
+        public Builder retryBackoff(Duration min, Duration max) {
+            this.minRetry = min;
+            this.maxRetry = max;
+            return this;
+        }
+
+        /**
+         * Writes only while holding this OVSDB lock, for active/standby replicas (use a
+         * leader-only client: locks are per server).
+         *
+         * @param name the lock name, an OVSDB {@code <id>}
+         * @return this builder
+         */
+        public Builder lock(String name) {
+            dev.ovnj.ovsdb.data.OvsdbId.require("lock name", name);
+            this.lockName = name;
+            return this;
+        }
+
+        /**
+         * Builds the engine; call {@link LoadBalancerEngine#start()}.
+         *
+         * @return the engine
+         */
+        public LoadBalancerEngine build() {
+            return new LoadBalancerEngine(this);
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.ovnj.lb.plan;
+
+import dev.ovnj.lb.spec.Endpoint;
+import dev.ovnj.lb.spec.LbOptions;
+import dev.ovnj.lb.spec.LoadBalancerSpec;
+import dev.ovnj.lb.spec.Protocol;
+import dev.ovnj.lb.spec.VipSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The exact contents one owned {@code Load_Balancer} row must have: one per (spec, protocol),
+ * named {@code <spec>-<protocol>}, with the ownership keys in {@code external_ids}.
+ *
+ * @param rowName the row's {@code name}
+ * @param spec the spec it comes from
+ * @param protocol the row's protocol
+ * @param vips {@code vips}: VIP to comma-joined backends
+ * @param options {@code options}
+ * @param selectionFields {@code selection_fields}
+ * @param externalIds {@code external_ids}, including the ownership keys
+ * @param routers routers to attach to (directly, or through the group when there is one)
+ * @param switches switches to attach to (directly, or through the group when there is one)
+ * @param group the group to attach through, if any
+ */
+public record DesiredRow(String rowName, String spec, Protocol protocol, Map<String, String> vips,
+                         Map<String, String> options, Set<String> selectionFields, Map<String, String> externalIds,
+                         Set<String> routers, Set<String> switches, Optional<String> group) {
+
+    /** {@code external_ids} key naming the owner of an engine-managed row. */
+    public static final String OWNER_KEY = "ovnj.owner";
+    /** {@code external_ids} key naming the spec a row realizes. */
+    public static final String SPEC_KEY = "ovnj.spec";
+
+    /** Copies the collections. */
+    public DesiredRow {
+        vips = Map.copyOf(vips);
+        options = Map.copyOf(options);
+        selectionFields = Set.copyOf(selectionFields);
+        externalIds = Map.copyOf(externalIds);
+        routers = Set.copyOf(routers);
+        switches = Set.copyOf(switches);
+    }
+
+    /**
+     * The rows a (valid) spec becomes.
+     *
+     * @param owner the owner
+     * @param spec the spec
+     * @return one row per protocol
+     */
+    public static List<DesiredRow> of(String owner, LoadBalancerSpec spec) {
+        List<DesiredRow> rows = new ArrayList<>();
+        for (Protocol p : spec.protocols()) {
+            Map<String, String> vips = new TreeMap<>();
+            for (VipSpec v : spec.vips()) {
+                if (v.protocol() == p) {
+                    List<String> backends = new ArrayList<>();
+                    v.backends().forEach(b -> backends.add(Endpoint.parse(b).toString()));
+                    vips.put(Endpoint.parse(v.vip()).toString(), String.join(",", backends));
+                }
+            }
+            Map<String, String> ids = new LinkedHashMap<>(spec.externalIds());
+            ids.put(OWNER_KEY, owner);
+            ids.put(SPEC_KEY, spec.name());
+            rows.add(new DesiredRow(spec.name() + "-" + p.wireValue(), spec.name(), p, vips, options(spec.options()),
+                    spec.options().selectionFields(), ids, spec.routers(), spec.switches(), spec.group()));
+        }
+        return rows;
+    }
+
+    private static Map<String, String> options(LbOptions o) {
+        Map<String, String> m = new TreeMap<>();
+        o.affinityTimeout().ifPresent(t -> m.put("affinity_timeout", Integer.toString(t)));
+        if (o.reject()) {
+            m.put("reject", "true");
+        }
+        if (o.skipSnat()) {
+            m.put("skip_snat", "true");
+        }
+        o.hairpinSnatIp().ifPresent(ip -> m.put("hairpin_snat_ip", Endpoint.parse(ip).host()));
+        o.neighborResponder().ifPresent(n -> m.put("neighbor_responder", n));
+        return m;
+    }
+}

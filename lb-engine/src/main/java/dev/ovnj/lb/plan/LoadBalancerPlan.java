@@ -1,0 +1,63 @@
+package dev.ovnj.lb.plan;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The difference between an owner's desired load balancers and the database: the changes that
+ * would make them equal, what is waiting for a router, switch or group to exist, and conflicts
+ * with rows the owner does not own. Empty when the database already matches.
+ *
+ * @param owner the owner
+ * @param changes the changes, in the order they are written
+ * @param guards for every owned row the plan changes, the column values it was planned from;
+ *     the transaction waits on them so a concurrent writer makes it fail instead of being clobbered
+ * @param pending spec name to the reasons it cannot be completed yet
+ * @param conflicts human-readable conflicts with foreign rows (reported, never acted on)
+ * @param applied spec name to the UUIDs of its rows, for specs already fully in place
+ * @param invalid spec name to its validation errors; nothing is planned for these
+ */
+public record LoadBalancerPlan(String owner, List<PlanChange> changes, Map<UUID, Map<String, Object>> guards,
+                               Map<String, List<String>> pending, List<String> conflicts, Map<String, Set<UUID>> applied,
+                               Map<String, List<String>> invalid) {
+
+    /** Copies the collections. */
+    public LoadBalancerPlan {
+        changes = List.copyOf(changes);
+        guards = Map.copyOf(guards);
+        pending = Map.copyOf(pending);
+        conflicts = List.copyOf(conflicts);
+        applied = Map.copyOf(applied);
+        invalid = Map.copyOf(invalid);
+    }
+
+    /**
+     * Returns a copy that also reports invalid specs.
+     *
+     * @param errors spec name to its errors
+     * @return the new plan
+     */
+    public LoadBalancerPlan withInvalid(Map<String, List<String>> errors) {
+        return new LoadBalancerPlan(owner, changes, guards, pending, conflicts, applied, errors);
+    }
+
+    /** Whether nothing needs writing. */
+    public boolean isEmpty() {
+        return changes.isEmpty();
+    }
+
+    /** The plan as text, one change per line, then pending specs and conflicts. */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("plan for owner ").append(owner).append(": ")
+                .append(changes.isEmpty() ? "in sync" : changes.size() + " change(s)").append('\n');
+        changes.forEach(c -> sb.append("  ").append(c).append('\n'));
+        pending.forEach((spec, reasons) -> reasons.forEach(r -> sb.append("  ? ").append(spec).append(" pending: ").append(r).append('\n')));
+        conflicts.forEach(c -> sb.append("  ! conflict: ").append(c).append('\n'));
+        invalid.forEach((spec, errors) -> errors.forEach(e -> sb.append("  x ").append(spec).append(" invalid: ").append(e).append('\n')));
+        return sb.toString();
+    }
+}

@@ -1,0 +1,170 @@
+package dev.ovnj.lb.plan;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/** One step of a {@link LoadBalancerPlan}; each renders as one line of the readable plan. */
+public sealed interface PlanChange {
+
+    /** The load balancer row concerned (its {@code name}), or the group for group changes. */
+    String subject();
+
+    /**
+     * Insert a new row and attach it where it belongs, in the same transaction.
+     *
+     * @param row the row to create
+     */
+    record CreateRow(DesiredRow row) implements PlanChange {
+        @Override
+        public String subject() {
+            return row.rowName();
+        }
+
+        @Override
+        public String toString() {
+            return "+ create " + row.rowName() + " " + row.protocol().wireValue() + " vips " + row.vips();
+        }
+    }
+
+    /**
+     * Change only the VIP keys that differ: delete stale keys, then insert new values (a map
+     * insert never overwrites, so a changed key is deleted first).
+     *
+     * @param uuid the row
+     * @param rowName its name
+     * @param deleteKeys keys to remove (changed or gone)
+     * @param insert keys to add with their backends (changed or new)
+     */
+    record UpdateVips(UUID uuid, String rowName, Set<String> deleteKeys, Map<String, String> insert) implements PlanChange {
+        @Override
+        public String subject() {
+            return rowName;
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder sb = new StringBuilder("~ " + rowName + " vips:");
+            deleteKeys.stream().sorted().forEach(k -> sb.append(insert.containsKey(k) ? "" : " -" + k));
+            insert.forEach((k, v) -> sb.append(deleteKeys.contains(k) ? " ~" : " +").append(k).append("=").append(v));
+            return sb.toString();
+        }
+    }
+
+    /**
+     * Overwrite whole columns of an owned row (options, protocol, selection fields, external ids, name).
+     *
+     * @param uuid the row
+     * @param rowName its name
+     * @param columns column to new value, in the untyped representation
+     */
+    record SetColumns(UUID uuid, String rowName, Map<String, Object> columns) implements PlanChange {
+        @Override
+        public String subject() {
+            return rowName;
+        }
+
+        @Override
+        public String toString() {
+            return "~ " + rowName + " set " + columns;
+        }
+    }
+
+    /**
+     * Add an existing row to a router's, switch's or group's {@code load_balancer}.
+     *
+     * @param target kind of target
+     * @param targetName its name
+     * @param targetUuid its row
+     * @param uuid the load balancer
+     * @param rowName the load balancer's name
+     */
+    record Attach(Target target, String targetName, UUID targetUuid, UUID uuid, String rowName) implements PlanChange {
+        @Override
+        public String subject() {
+            return rowName;
+        }
+
+        @Override
+        public String toString() {
+            return "+ attach " + rowName + " to " + target.word() + " " + targetName;
+        }
+    }
+
+    /**
+     * Remove an owned row from a router's, switch's or group's {@code load_balancer}.
+     *
+     * @param target kind of target
+     * @param targetName its name
+     * @param targetUuid its row
+     * @param uuid the load balancer
+     * @param rowName the load balancer's name
+     */
+    record Detach(Target target, String targetName, UUID targetUuid, UUID uuid, String rowName) implements PlanChange {
+        @Override
+        public String subject() {
+            return rowName;
+        }
+
+        @Override
+        public String toString() {
+            return "- detach " + rowName + " from " + target.word() + " " + targetName;
+        }
+    }
+
+    /**
+     * Create a load balancer group (engine groups are never deleted: other owners may share them).
+     *
+     * @param name the group's name
+     */
+    record CreateGroup(String name) implements PlanChange {
+        @Override
+        public String subject() {
+            return name;
+        }
+
+        @Override
+        public String toString() {
+            return "+ create group " + name;
+        }
+    }
+
+    /**
+     * Add a group to a router's or switch's {@code load_balancer_group}.
+     *
+     * @param target router or switch
+     * @param targetName its name
+     * @param targetUuid its row
+     * @param group the group's name
+     * @param groupUuid the group's row
+     */
+    record AttachGroup(Target target, String targetName, UUID targetUuid, String group, UUID groupUuid) implements PlanChange {
+        @Override
+        public String subject() {
+            return group;
+        }
+
+        @Override
+        public String toString() {
+            return "+ attach group " + group + " to " + target.word() + " " + targetName;
+        }
+    }
+
+    /**
+     * Delete an owned row no spec wants any more; weak references to it vanish with it.
+     *
+     * @param uuid the row
+     * @param rowName its name
+     */
+    record DeleteRow(UUID uuid, String rowName) implements PlanChange {
+        @Override
+        public String subject() {
+            return rowName;
+        }
+
+        @Override
+        public String toString() {
+            return "- delete " + rowName;
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package dev.ovnj.lb.plan;
+
+import dev.ovnj.ovsdb.data.NamedUuid;
+import dev.ovnj.ovsdb.schema.DatabaseSchema;
+import dev.ovnj.ovsdb.tx.Condition;
+import dev.ovnj.ovsdb.tx.Mutation;
+import dev.ovnj.ovsdb.tx.Operation;
+import dev.ovnj.ovsdb.tx.Operations;
+import dev.ovnj.ovsdb.tx.Transaction;
+import dev.ovnj.ovsdb.tx.Wait;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Turns a plan into as few transactions as its size allows. Each transaction first waits on the
+ * owned rows it changes (their guarded columns must still hold what the plan read, or the
+ * server fails it with "timed out" and the engine re-plans), then inserts new rows with
+ * named-uuids and attaches them in the same transaction, mutates only the VIP keys that differ,
+ * and deletes stale rows. Every write to a load balancer is also conditioned on its
+ * {@code ovnj.owner}, so a row that changed hands meanwhile is never touched.
+ */
+public final class PlanTransactions {
+    private PlanTransactions() {
+    }
+
+    /**
+     * Builds the transactions for a plan.
+     *
+     * @param plan the plan
+     * @param schema the server's NB schema
+     * @param maxOps soft limit of operations per transaction (a new row and its attachments stay together)
+     * @return transactions to send, independent of one another
+     */
+    public static List<Transaction> build(LoadBalancerPlan plan, DatabaseSchema schema, int maxOps) {
+        List<Transaction> out = new ArrayList<>();
+        Batch batch = new Batch(plan, schema);
+        for (PlanChange change : plan.changes()) {
+            boolean startsUnit = !(change instanceof PlanChange.Attach || change instanceof PlanChange.Detach
+                    || change instanceof PlanChange.AttachGroup);
+            if (startsUnit && batch.size() >= maxOps) {
+                out.add(batch.build());
+                batch = new Batch(plan, schema);
+            }
+            batch.add(change);
+        }
+        if (batch.size() > 0) {
+            out.add(batch.build());
+        }
+        return out;
+    }
+
+    /** The operations of one transaction being assembled. */
+    private static final class Batch {
+        private final LoadBalancerPlan plan;
+        private final DatabaseSchema schema;
+        private final Condition owned;
+        private final List<Operation> waits = new ArrayList<>();
+        private final List<Operation> inserts = new ArrayList<>();
+        private final List<Operation> writes = new ArrayList<>();
+        private final List<Operation> deletes = new ArrayList<>();
+        private final Set<UUID> guarded = new LinkedHashSet<>();
+        private final Map<String, NamedUuid> created = new HashMap<>();
+        private final Map<Ref, Set<Object>> attach = new LinkedHashMap<>();
+        private final Map<Ref, Set<Object>> detach = new LinkedHashMap<>();
+
+        /** A reference column of one target row. */
+        private record Ref(String table, UUID uuid, String column) {
+        }
+
+        Batch(LoadBalancerPlan plan, DatabaseSchema schema) {
+            this.plan = plan;
+            this.schema = schema;
+            this.owned = Condition.includes("external_ids", Map.of(DesiredRow.OWNER_KEY, plan.owner()));
+        }
+
+        int size() {
+            return waits.size() + inserts.size() + writes.size() + deletes.size() + attach.size() + detach.size();
+        }
+
+        void add(PlanChange change) {
+            if (change instanceof PlanChange.CreateGroup g) {
+                inserts.add(Operations.insert("Load_Balancer_Group").value("name", g.name()));
+            } else if (change instanceof PlanChange.CreateRow c) {
+                NamedUuid ref = new NamedUuid("lb" + created.size());
+                created.put(c.row().rowName(), ref);
+                DesiredRow d = c.row();
+                inserts.add(Operations.insert("Load_Balancer").uuidName(ref.name())
+                        .value("name", d.rowName())
+                        .value("vips", d.vips())
+                        .value("protocol", Set.of(d.protocol().wireValue()))
+                        .value("options", d.options())
+                        .value("selection_fields", d.selectionFields())
+                        .value("external_ids", d.externalIds()));
+            } else if (change instanceof PlanChange.UpdateVips u) {
+                guard(u.uuid());
+                List<Mutation> m = new ArrayList<>();
+                if (!u.deleteKeys().isEmpty()) {
+                    m.add(Mutation.delete("vips", u.deleteKeys()));
+                }
+                if (!u.insert().isEmpty()) {
+                    m.add(Mutation.insert("vips", u.insert()));
+                }
+                writes.add(Operations.mutate("Load_Balancer").where(byUuid(u.uuid()), owned).mutation(m.toArray(Mutation[]::new)));
+            } else if (change instanceof PlanChange.SetColumns s) {
+                guard(s.uuid());
+                var update = Operations.update("Load_Balancer").where(byUuid(s.uuid()), owned);
+                for (Map.Entry<String, Object> e : s.columns().entrySet()) {
+                    update = update.set(e.getKey(), e.getValue());
+                }
+                writes.add(update);
+            } else if (change instanceof PlanChange.Attach a) {
+                refs(attach, a.target().table(), a.targetUuid(), "load_balancer")
+                        .add(a.uuid() != null ? a.uuid() : created.get(a.rowName()));
+            } else if (change instanceof PlanChange.Detach d) {
+                refs(detach, d.target().table(), d.targetUuid(), "load_balancer").add(d.uuid());
+            } else if (change instanceof PlanChange.AttachGroup g) {
+                refs(attach, g.target().table(), g.targetUuid(), "load_balancer_group").add(g.groupUuid());
+            } else if (change instanceof PlanChange.DeleteRow d) {
+                deletes.add(Operations.delete("Load_Balancer").where(byUuid(d.uuid()), owned));
+            }
+        }
+
+        private static Set<Object> refs(Map<Ref, Set<Object>> map, String table, UUID uuid, String column) {
+            return map.computeIfAbsent(new Ref(table, uuid, column), k -> new LinkedHashSet<>());
+        }
+
+        private void guard(UUID uuid) {
+            Map<String, Object> expected = plan.guards().get(uuid);
+            if (expected != null && guarded.add(uuid)) {
+                waits.add(Operations.wait("Load_Balancer").where(byUuid(uuid))
+                        .columns(expected.keySet().toArray(String[]::new))
+                        .until(Wait.Until.EQ).row(expected).timeout(0));
+            }
+        }
+
+        Transaction build() {
+            Transaction.Builder tx = Transaction.builder(schema);
+            waits.forEach(tx::add);
+            inserts.forEach(tx::add);
+            writes.forEach(tx::add);
+            attach.forEach((ref, values) -> tx.add(Operations.mutate(ref.table()).where(byUuid(ref.uuid()))
+                    .mutation(Mutation.insert(ref.column(), values))));
+            detach.forEach((ref, values) -> tx.add(Operations.mutate(ref.table()).where(byUuid(ref.uuid()))
+                    .mutation(Mutation.delete(ref.column(), values))));
+            deletes.forEach(tx::add);
+            return tx.build();
+        }
+
+        private static Condition byUuid(UUID uuid) {
+            return Condition.eq("_uuid", uuid);
+        }
+    }
+}

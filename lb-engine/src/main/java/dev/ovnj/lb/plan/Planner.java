@@ -1,0 +1,278 @@
+package dev.ovnj.lb.plan;
+
+import dev.ovnj.lb.spec.LoadBalancerSpec;
+import dev.ovnj.nb.model.LoadBalancer;
+import dev.ovnj.ovsdb.cache.IndexSpec;
+import dev.ovnj.ovsdb.cache.RowCache;
+import dev.ovnj.ovsdb.cache.TableCache;
+import dev.ovnj.ovsdb.data.Row;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/**
+ * Diffs one owner's desired rows against the cache. Reads happen inside one consistent cache read;
+ * the plan touches only rows whose {@code external_ids:ovnj.owner} is the owner, and only the
+ * owner's own references in routers, switches and groups.
+ */
+public final class Planner {
+    /** Owned load balancers, by owner. */
+    public static final IndexSpec LB_BY_OWNER = IndexSpec.mapKey("Load_Balancer", "external_ids", DesiredRow.OWNER_KEY);
+    /** Load balancers by name, to spot foreign rows with an owned row's name. */
+    public static final IndexSpec LB_BY_NAME = IndexSpec.of("Load_Balancer", "name");
+    static final IndexSpec ROUTER_BY_NAME = IndexSpec.of("Logical_Router", "name");
+    static final IndexSpec SWITCH_BY_NAME = IndexSpec.of("Logical_Switch", "name");
+    static final IndexSpec GROUP_BY_NAME = IndexSpec.of("Load_Balancer_Group", "name");
+    static final IndexSpec ROUTER_BY_LB = IndexSpec.of("Logical_Router", "load_balancer");
+    static final IndexSpec SWITCH_BY_LB = IndexSpec.of("Logical_Switch", "load_balancer");
+    static final IndexSpec GROUP_BY_LB = IndexSpec.of("Load_Balancer_Group", "load_balancer");
+
+    /** Columns of an owned row that the engine sets and guards. */
+    static final List<String> GUARDED = List.of("name", "vips", "protocol", "options", "selection_fields", "external_ids");
+
+    private Planner() {
+    }
+
+    /**
+     * The indexes the planner reads through; add them to the cache once.
+     *
+     * @return index specs
+     */
+    public static List<IndexSpec> indexes() {
+        return List.of(LB_BY_OWNER, LB_BY_NAME, ROUTER_BY_NAME, SWITCH_BY_NAME, GROUP_BY_NAME, ROUTER_BY_LB, SWITCH_BY_LB, GROUP_BY_LB);
+    }
+
+    /**
+     * Plans one owner.
+     *
+     * @param owner the owner
+     * @param specs the owner's valid specs (invalid ones are left out by the caller)
+     * @param cache the replicated NB cache (Load_Balancer, Logical_Router, Logical_Switch and
+     *     Load_Balancer_Group monitored, indexes added)
+     * @return the plan
+     */
+    public static LoadBalancerPlan plan(String owner, Collection<LoadBalancerSpec> specs, RowCache cache) {
+        return cache.read(() -> new Run(owner, cache).plan(specs));
+    }
+
+    /** One planning pass; lives for the duration of a cache read. */
+    private static final class Run {
+        private final String owner;
+        private final TableCache lbs;
+        private final TableCache routers;
+        private final TableCache switches;
+        private final TableCache groups;
+        private final List<PlanChange> changes = new ArrayList<>();
+        private final Map<UUID, Map<String, Object>> guards = new LinkedHashMap<>();
+        private final Map<String, List<String>> pending = new LinkedHashMap<>();
+        private final List<String> conflicts = new ArrayList<>();
+        private final Map<String, Set<UUID>> applied = new LinkedHashMap<>();
+
+        Run(String owner, RowCache cache) {
+            this.owner = owner;
+            this.lbs = cache.table("Load_Balancer");
+            this.routers = cache.table("Logical_Router");
+            this.switches = cache.table("Logical_Switch");
+            this.groups = cache.table("Load_Balancer_Group");
+        }
+
+        LoadBalancerPlan plan(Collection<LoadBalancerSpec> specs) {
+            Map<String, Row> owned = new HashMap<>();
+            List<Row> duplicates = new ArrayList<>();
+            for (Row r : lbs.lookup(LB_BY_OWNER, owner)) {
+                Row prev = owned.putIfAbsent(LoadBalancer.NAME.read(r).orElse(""), r);
+                if (prev != null) {
+                    duplicates.add(r);
+                }
+            }
+            Set<String> missingGroups = new TreeSet<>();
+            for (LoadBalancerSpec spec : specs) {
+                spec.group().filter(g -> groups.lookup(GROUP_BY_NAME, g).isEmpty()).ifPresent(missingGroups::add);
+            }
+            if (!missingGroups.isEmpty()) {
+                // Named-uuid references cannot span transactions, so new groups go first, alone.
+                missingGroups.forEach(g -> changes.add(new PlanChange.CreateGroup(g)));
+                for (LoadBalancerSpec spec : specs) {
+                    spec.group().filter(missingGroups::contains).ifPresent(g ->
+                            pending.computeIfAbsent(spec.name(), k -> new ArrayList<>()).add("creating group " + g));
+                }
+            }
+            Set<String> wanted = new HashSet<>();
+            for (LoadBalancerSpec spec : specs) {
+                List<DesiredRow> rows = DesiredRow.of(owner, spec);
+                rows.forEach(d -> wanted.add(d.rowName()));
+                if (spec.group().filter(missingGroups::contains).isPresent()) {
+                    continue;
+                }
+                int before = changes.size();
+                Set<UUID> uuids = new HashSet<>();
+                for (DesiredRow d : rows) {
+                    Row existing = owned.get(d.rowName());
+                    reportForeignNamesakes(d);
+                    if (existing == null) {
+                        changes.add(new PlanChange.CreateRow(d));
+                        attachments(spec, d, null);
+                    } else {
+                        uuids.add(existing.uuid());
+                        diffColumns(d, existing);
+                        attachments(spec, d, existing.uuid());
+                    }
+                }
+                if (changes.size() == before && !pending.containsKey(spec.name())) {
+                    applied.put(spec.name(), uuids);
+                }
+            }
+            for (Map.Entry<String, Row> e : owned.entrySet()) {
+                if (!wanted.contains(e.getKey())) {
+                    changes.add(new PlanChange.DeleteRow(e.getValue().uuid(), e.getKey()));
+                }
+            }
+            duplicates.forEach(r -> changes.add(new PlanChange.DeleteRow(r.uuid(), LoadBalancer.NAME.read(r).orElse(""))));
+            return new LoadBalancerPlan(owner, changes, guards, pending, conflicts, applied, Map.of());
+        }
+
+        private void reportForeignNamesakes(DesiredRow d) {
+            for (Row r : lbs.lookup(LB_BY_NAME, d.rowName())) {
+                String rowOwner = LoadBalancer.EXTERNAL_IDS.read(r).map(m -> m.get(DesiredRow.OWNER_KEY)).orElse(null);
+                if (!owner.equals(rowOwner)) {
+                    conflicts.add("load balancer " + r.uuid() + " named " + d.rowName() + " belongs to "
+                            + (rowOwner == null ? "another client (no ovnj.owner)" : "owner " + rowOwner) + "; it is left alone");
+                }
+            }
+        }
+
+        private void diffColumns(DesiredRow d, Row existing) {
+            Map<String, String> have = LoadBalancer.VIPS.read(existing).orElse(Map.of());
+            Set<String> delete = new TreeSet<>();
+            Map<String, String> insert = new LinkedHashMap<>();
+            for (Map.Entry<String, String> e : have.entrySet()) {
+                String want = d.vips().get(e.getKey());
+                if (!e.getValue().equals(want)) {
+                    delete.add(e.getKey());
+                }
+            }
+            for (Map.Entry<String, String> e : d.vips().entrySet()) {
+                if (!e.getValue().equals(have.get(e.getKey()))) {
+                    insert.put(e.getKey(), e.getValue());
+                }
+            }
+            Map<String, Object> set = new LinkedHashMap<>();
+            Set<String> protocol = Set.of(d.protocol().wireValue());
+            if (!Objects.equals(existing.get("protocol"), protocol)) {
+                set.put("protocol", protocol);
+            }
+            if (!Objects.equals(existing.get("options"), d.options())) {
+                set.put("options", d.options());
+            }
+            if (!Objects.equals(existing.get("selection_fields"), d.selectionFields())) {
+                set.put("selection_fields", d.selectionFields());
+            }
+            if (!Objects.equals(existing.get("external_ids"), d.externalIds())) {
+                set.put("external_ids", d.externalIds());
+            }
+            if (!delete.isEmpty() || !insert.isEmpty()) {
+                changes.add(new PlanChange.UpdateVips(existing.uuid(), d.rowName(), delete, insert));
+            }
+            if (!set.isEmpty()) {
+                changes.add(new PlanChange.SetColumns(existing.uuid(), d.rowName(), set));
+            }
+            if (!delete.isEmpty() || !insert.isEmpty() || !set.isEmpty()) {
+                Map<String, Object> guard = new LinkedHashMap<>();
+                for (String c : GUARDED) {
+                    guard.put(c, existing.get(c));
+                }
+                guards.put(existing.uuid(), guard);
+            }
+        }
+
+        private void attachments(LoadBalancerSpec spec, DesiredRow d, UUID lb) {
+            Optional<String> group = d.group();
+            if (group.isPresent()) {
+                Row g = groups.lookup(GROUP_BY_NAME, group.get()).get(0);
+                if (lb == null || !contains(g, "load_balancer", lb)) {
+                    changes.add(new PlanChange.Attach(Target.GROUP, group.get(), g.uuid(), lb, d.rowName()));
+                }
+                groupTargets(spec, Target.ROUTER, routers, ROUTER_BY_NAME, d.routers(), group.get(), g.uuid());
+                groupTargets(spec, Target.SWITCH, switches, SWITCH_BY_NAME, d.switches(), group.get(), g.uuid());
+                if (lb != null) {
+                    detachOthers(Target.GROUP, groups, GROUP_BY_LB, lb, d.rowName(), Set.of(group.get()));
+                    detachOthers(Target.ROUTER, routers, ROUTER_BY_LB, lb, d.rowName(), Set.of());
+                    detachOthers(Target.SWITCH, switches, SWITCH_BY_LB, lb, d.rowName(), Set.of());
+                }
+                return;
+            }
+            direct(spec, Target.ROUTER, routers, ROUTER_BY_NAME, d.routers(), d, lb);
+            direct(spec, Target.SWITCH, switches, SWITCH_BY_NAME, d.switches(), d, lb);
+            if (lb != null) {
+                detachOthers(Target.ROUTER, routers, ROUTER_BY_LB, lb, d.rowName(), d.routers());
+                detachOthers(Target.SWITCH, switches, SWITCH_BY_LB, lb, d.rowName(), d.switches());
+                detachOthers(Target.GROUP, groups, GROUP_BY_LB, lb, d.rowName(), Set.of());
+            }
+        }
+
+        private void direct(LoadBalancerSpec spec, Target target, TableCache table, IndexSpec byName, Set<String> names,
+                            DesiredRow d, UUID lb) {
+            for (String name : names) {
+                List<Row> found = table.lookup(byName, name);
+                if (found.isEmpty()) {
+                    pendingFor(spec, target.word() + " " + name + " does not exist yet");
+                    continue;
+                }
+                for (Row t : found) {
+                    if (lb == null || !contains(t, "load_balancer", lb)) {
+                        changes.add(new PlanChange.Attach(target, name, t.uuid(), lb, d.rowName()));
+                    }
+                }
+            }
+        }
+
+        private void groupTargets(LoadBalancerSpec spec, Target target, TableCache table, IndexSpec byName, Set<String> names,
+                                  String group, UUID groupUuid) {
+            for (String name : names) {
+                List<Row> found = table.lookup(byName, name);
+                if (found.isEmpty()) {
+                    pendingFor(spec, target.word() + " " + name + " does not exist yet");
+                    continue;
+                }
+                for (Row t : found) {
+                    boolean attached = contains(t, "load_balancer_group", groupUuid);
+                    boolean planned = changes.stream().anyMatch(c -> c instanceof PlanChange.AttachGroup a
+                            && a.targetUuid().equals(t.uuid()) && a.groupUuid().equals(groupUuid));
+                    if (!attached && !planned) {
+                        changes.add(new PlanChange.AttachGroup(target, name, t.uuid(), group, groupUuid));
+                    }
+                }
+            }
+        }
+
+        private void detachOthers(Target target, TableCache table, IndexSpec byLb, UUID lb, String rowName, Set<String> keep) {
+            for (Row t : table.lookup(byLb, lb)) {
+                String name = (String) t.get("name");
+                if (!keep.contains(name)) {
+                    changes.add(new PlanChange.Detach(target, name, t.uuid(), lb, rowName));
+                }
+            }
+        }
+
+        private void pendingFor(LoadBalancerSpec spec, String reason) {
+            List<String> reasons = pending.computeIfAbsent(spec.name(), k -> new ArrayList<>());
+            if (!reasons.contains(reason)) {
+                reasons.add(reason);
+            }
+        }
+
+        private static boolean contains(Row row, String column, UUID uuid) {
+            Object v = row.get(column);
+            return v instanceof Set<?> s && s.contains(uuid);
+        }
+    }
+}

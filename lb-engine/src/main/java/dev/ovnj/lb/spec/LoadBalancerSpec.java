@@ -1,0 +1,168 @@
+package dev.ovnj.lb.spec;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What one load balancer should be: its VIPs and backends, where it is attached, and its options.
+ * The engine keeps one OVN {@code Load_Balancer} row per protocol, named
+ * {@code <name>-<protocol>}. Attachment is either direct (to the named routers and switches) or
+ * through a {@code Load_Balancer_Group} named {@code group}, which is then attached to those
+ * routers and switches instead (N+M references rather than N x M).
+ *
+ * @param name the spec's name, unique within its owner
+ * @param vips the VIPs
+ * @param routers Logical_Router names to attach to
+ * @param switches Logical_Switch names to attach to
+ * @param group optional Load_Balancer_Group name to attach through
+ * @param options load-balancer options
+ * @param externalIds extra {@code external_ids} to write (the engine's own {@code ovnj.*} keys win)
+ */
+public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> routers, Set<String> switches,
+                               Optional<String> group, LbOptions options, Map<String, String> externalIds) {
+
+    /** Copies the collections. */
+    public LoadBalancerSpec {
+        Objects.requireNonNull(name, "name");
+        vips = List.copyOf(vips);
+        routers = Set.copyOf(routers);
+        switches = Set.copyOf(switches);
+        Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(options, "options");
+        externalIds = Map.copyOf(externalIds);
+    }
+
+    /**
+     * Starts a spec.
+     *
+     * @param name the spec's name
+     * @return a builder
+     */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** The protocols this spec uses, in first-use order: one Load_Balancer row each. */
+    public Set<Protocol> protocols() {
+        Set<Protocol> out = new LinkedHashSet<>();
+        vips.forEach(v -> out.add(v.protocol()));
+        return out;
+    }
+
+    /** Builds a {@link LoadBalancerSpec}. */
+    public static final class Builder {
+        private final String name;
+        private final List<VipSpec> vips = new ArrayList<>();
+        private final Set<String> routers = new LinkedHashSet<>();
+        private final Set<String> switches = new LinkedHashSet<>();
+        private String group;
+        private LbOptions options = LbOptions.DEFAULTS;
+        private Map<String, String> externalIds = Map.of();
+
+        private Builder(String name) {
+            this.name = name;
+        }
+
+        /**
+         * Adds a VIP.
+         *
+         * @param vip the VIP
+         * @return this builder
+         */
+        public Builder vip(VipSpec vip) {
+            vips.add(vip);
+            return this;
+        }
+
+        /**
+         * Adds a TCP VIP.
+         *
+         * @param vip the VIP
+         * @param backends its backends
+         * @return this builder
+         */
+        public Builder tcp(String vip, String... backends) {
+            return vip(VipSpec.tcp(vip, backends));
+        }
+
+        /**
+         * Adds a UDP VIP.
+         *
+         * @param vip the VIP
+         * @param backends its backends
+         * @return this builder
+         */
+        public Builder udp(String vip, String... backends) {
+            return vip(VipSpec.udp(vip, backends));
+        }
+
+        /**
+         * Attaches to routers.
+         *
+         * @param names Logical_Router names
+         * @return this builder
+         */
+        public Builder routers(String... names) {
+            routers.addAll(List.of(names));
+            return this;
+        }
+
+        /**
+         * Attaches to switches.
+         *
+         * @param names Logical_Switch names
+         * @return this builder
+         */
+        public Builder switches(String... names) {
+            switches.addAll(List.of(names));
+            return this;
+        }
+
+        /**
+         * Attaches through a load balancer group (which is attached to the routers and switches).
+         *
+         * @param name Load_Balancer_Group name
+         * @return this builder
+         */
+        public Builder group(String name) {
+            this.group = name;
+            return this;
+        }
+
+        /**
+         * Sets the options.
+         *
+         * @param opts the options
+         * @return this builder
+         */
+        public Builder options(LbOptions opts) {
+            this.options = opts;
+            return this;
+        }
+
+        /**
+         * Sets extra external_ids.
+         *
+         * @param ids key-value pairs
+         * @return this builder
+         */
+        public Builder externalIds(Map<String, String> ids) {
+            this.externalIds = ids;
+            return this;
+        }
+
+        /**
+         * Builds the spec (validation happens in the engine, which reports every problem at once).
+         *
+         * @return the spec
+         */
+        public LoadBalancerSpec build() {
+            return new LoadBalancerSpec(name, vips, routers, switches, Optional.ofNullable(group), options, externalIds);
+        }
+    }
+}

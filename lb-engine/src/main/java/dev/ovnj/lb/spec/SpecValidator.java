@@ -1,0 +1,165 @@
+package dev.ovnj.lb.spec;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks specs before anything is written. Every problem is reported with owner, spec and field;
+ * an invalid spec is skipped while the owner's other specs proceed.
+ */
+public final class SpecValidator {
+    private static final Set<String> RESPONDER_MODES = Set.of("reachable", "all", "none");
+    private static final Set<String> SELECTION_FIELDS = Set.of("eth_src", "eth_dst", "ip_src", "ip_dst", "tp_src", "tp_dst");
+
+    private SpecValidator() {
+    }
+
+    /**
+     * Validates one owner's full set of specs, including checks across specs (duplicate names,
+     * a VIP claimed twice).
+     *
+     * @param owner the owner
+     * @param specs the specs
+     * @return problems by spec name, empty for valid specs (every spec has an entry)
+     */
+    public static Map<String, List<SpecError>> validate(String owner, List<LoadBalancerSpec> specs) {
+        Map<String, List<SpecError>> out = new LinkedHashMap<>();
+        Map<String, String> vipOwners = new HashMap<>();
+        for (LoadBalancerSpec spec : specs) {
+            List<SpecError> errors = new ArrayList<>();
+            if (out.containsKey(spec.name())) {
+                out.get(spec.name()).add(new SpecError(owner, spec.name(), "name", "declared twice for this owner"));
+                continue;
+            }
+            out.put(spec.name(), errors);
+            validateOne(owner, spec, errors);
+            for (int i = 0; i < spec.vips().size(); i++) {
+                VipSpec v = spec.vips().get(i);
+                String key = v.protocol() + " " + normalized(v.vip());
+                String other = vipOwners.putIfAbsent(key, spec.name());
+                if (other != null) {
+                    errors.add(new SpecError(owner, spec.name(), "vips[" + i + "].vip",
+                            v.protocol().wireValue() + " " + v.vip() + " is already used by spec " + other + " of this owner"));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Validates a single spec on its own (as {@code upsert} does).
+     *
+     * @param owner the owner
+     * @param spec the spec
+     * @return its problems, empty when valid
+     */
+    public static List<SpecError> validate(String owner, LoadBalancerSpec spec) {
+        return validate(owner, List.of(spec)).get(spec.name());
+    }
+
+    private static void validateOne(String owner, LoadBalancerSpec spec, List<SpecError> errors) {
+        String name = spec.name();
+        if (name.isBlank()) {
+            errors.add(new SpecError(owner, name, "name", "must not be empty"));
+        }
+        if (owner == null || owner.isBlank()) {
+            errors.add(new SpecError(String.valueOf(owner), name, "owner", "must not be empty"));
+        }
+        if (spec.vips().isEmpty()) {
+            errors.add(new SpecError(owner, name, "vips", "at least one VIP is needed"));
+        }
+        for (int i = 0; i < spec.vips().size(); i++) {
+            validateVip(owner, name, i, spec.vips().get(i), errors);
+        }
+        for (String r : spec.routers()) {
+            if (r.isBlank()) {
+                errors.add(new SpecError(owner, name, "routers", "router name must not be empty"));
+            }
+        }
+        for (String s : spec.switches()) {
+            if (s.isBlank()) {
+                errors.add(new SpecError(owner, name, "switches", "switch name must not be empty"));
+            }
+        }
+        spec.group().filter(String::isBlank).ifPresent(g -> errors.add(new SpecError(owner, name, "group", "group name must not be empty")));
+        LbOptions o = spec.options();
+        o.affinityTimeout().ifPresent(t -> {
+            if (t < 1 || t > 65535) {
+                errors.add(new SpecError(owner, name, "options.affinityTimeout", t + " is out of range 1..65535 seconds"));
+            }
+        });
+        o.hairpinSnatIp().ifPresent(ip -> {
+            try {
+                if (Endpoint.parse(ip).hasPort()) {
+                    errors.add(new SpecError(owner, name, "options.hairpinSnatIp", "\"" + ip + "\" must be an address without a port"));
+                }
+            } catch (IllegalArgumentException e) {
+                errors.add(new SpecError(owner, name, "options.hairpinSnatIp", e.getMessage()));
+            }
+        });
+        o.neighborResponder().filter(m -> !RESPONDER_MODES.contains(m)).ifPresent(m ->
+                errors.add(new SpecError(owner, name, "options.neighborResponder", "\"" + m + "\" is not one of reachable, all, none")));
+        for (String f : o.selectionFields()) {
+            if (!SELECTION_FIELDS.contains(f)) {
+                errors.add(new SpecError(owner, name, "options.selectionFields",
+                        "\"" + f + "\" is not one of eth_src, eth_dst, ip_src, ip_dst, tp_src, tp_dst"));
+            }
+        }
+        for (String k : spec.externalIds().keySet()) {
+            if (k.startsWith("ovnj.")) {
+                errors.add(new SpecError(owner, name, "externalIds." + k, "keys starting with ovnj. are reserved for the engine"));
+            }
+        }
+    }
+
+    private static void validateVip(String owner, String name, int i, VipSpec v, List<SpecError> errors) {
+        String field = "vips[" + i + "]";
+        Endpoint vip;
+        try {
+            vip = Endpoint.parse(v.vip());
+        } catch (IllegalArgumentException e) {
+            errors.add(new SpecError(owner, name, field + ".vip", e.getMessage()));
+            return;
+        }
+        if (!vip.hasPort()) {
+            errors.add(new SpecError(owner, name, field + ".vip", "\"" + v.vip() + "\" needs a port (1..65535)"));
+        }
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (int b = 0; b < v.backends().size(); b++) {
+            String bf = field + ".backends[" + b + "]";
+            Endpoint be;
+            try {
+                be = Endpoint.parse(v.backends().get(b));
+            } catch (IllegalArgumentException e) {
+                errors.add(new SpecError(owner, name, bf, e.getMessage()));
+                continue;
+            }
+            if (be.isIpv6() != vip.isIpv6()) {
+                errors.add(new SpecError(owner, name, bf, "\"" + v.backends().get(b) + "\" is " + family(be)
+                        + " but the VIP " + v.vip() + " is " + family(vip)));
+            }
+            if (vip.hasPort() && !be.hasPort()) {
+                errors.add(new SpecError(owner, name, bf, "\"" + v.backends().get(b) + "\" needs a port because the VIP has one"));
+            }
+            if (!seen.add(be.toString())) {
+                errors.add(new SpecError(owner, name, bf, "\"" + v.backends().get(b) + "\" is listed twice"));
+            }
+        }
+    }
+
+    private static String family(Endpoint e) {
+        return e.isIpv6() ? "IPv6" : "IPv4";
+    }
+
+    private static String normalized(String vip) {
+        try {
+            return Endpoint.parse(vip).toString();
+        } catch (IllegalArgumentException e) {
+            return vip;
+        }
+    }
+}
