@@ -458,7 +458,7 @@ public final class OvsdbClient implements AutoCloseable {
         // Retrying cannot help a first connection that every server refuses for its schema; once
         // synced, a refusal may be a rolling upgrade in progress, so the client keeps trying.
         if (mismatchesThisRound == options.remotes().size() && !firstSync.isDone()) {
-            LOG.error("stopped connecting: no remote among {} fits the model: {}", options.remotes(), cause.getMessage());
+            LOG.error("stopped connecting to {}: {}", options.remotes(), cause.getMessage());
             firstSync.completeExceptionally(cause);
             return;
         }
