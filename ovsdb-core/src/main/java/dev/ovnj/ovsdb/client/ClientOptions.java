@@ -1,6 +1,8 @@
 package dev.ovnj.ovsdb.client;
 
 import dev.ovnj.ovsdb.monitor.MonitorRequest;
+import dev.ovnj.ovsdb.typed.Compatibility;
+import dev.ovnj.ovsdb.typed.DatabaseModel;
 import dev.ovnj.ovsdb.wire.FrameLimits;
 import java.time.Duration;
 import java.util.List;
@@ -22,11 +24,14 @@ import java.util.Optional;
  * @param maxBackoff largest delay between rounds
  * @param frameLimits bounds on incoming messages
  * @param maxPendingRequests requests in flight per connection before new ones fail fast
+ * @param model the typed model each server's schema is checked against, if any
+ * @param compatibility what a server whose schema does not fit the model means
  */
 public record ClientOptions(List<Remote> remotes, String database, Optional<TlsConfig> tls, boolean leaderOnly,
                             MonitorRequest monitor, Duration probeInterval, Duration requestTimeout,
                             Duration connectTimeout, Duration minBackoff, Duration maxBackoff,
-                            FrameLimits frameLimits, int maxPendingRequests) {
+                            FrameLimits frameLimits, int maxPendingRequests, Optional<DatabaseModel> model,
+                            Compatibility compatibility) {
 
     /** Checks the values. */
     public ClientOptions {
@@ -45,6 +50,11 @@ public record ClientOptions(List<Remote> remotes, String database, Optional<TlsC
         }
         if (maxPendingRequests <= 0) {
             throw new IllegalArgumentException("maxPendingRequests must be positive: " + maxPendingRequests);
+        }
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(compatibility, "compatibility");
+        if (model.isPresent() && !model.get().name().equals(database)) {
+            throw new IllegalArgumentException("the model is of database " + model.get().name() + ", not " + database);
         }
     }
 }

@@ -20,6 +20,11 @@ import dev.ovnj.ovsdb.rpc.SerialExecutor;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import dev.ovnj.ovsdb.tx.Transaction;
 import dev.ovnj.ovsdb.tx.TransactionResult;
+import dev.ovnj.ovsdb.typed.Compatibility;
+import dev.ovnj.ovsdb.typed.CompatibilityReport;
+import dev.ovnj.ovsdb.typed.DatabaseModel;
+import dev.ovnj.ovsdb.typed.SchemaCompatibility;
+import dev.ovnj.ovsdb.typed.SchemaMismatchException;
 import dev.ovnj.ovsdb.wire.FrameLimits;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
@@ -40,6 +45,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -99,6 +105,7 @@ public final class OvsdbClient implements AutoCloseable {
     // Confined to the control event loop.
     private int nextRemote;
     private int failuresThisRound;
+    private int mismatchesThisRound;
     private Duration backoff;
     private boolean started;
     private long maxIndexSeen = -1;
@@ -106,6 +113,7 @@ public final class OvsdbClient implements AutoCloseable {
     private volatile String lastTxnId;
     private volatile Session current;
     private volatile ServerCheck serverCheck;
+    private volatile CompatibilityReport compatibility;
     private volatile boolean closed;
 
     private OvsdbClient(ClientOptions options) {
@@ -133,8 +141,10 @@ public final class OvsdbClient implements AutoCloseable {
     }
 
     /**
-     * Starts connecting. The future completes when the cache first holds the database, and fails
-     * only if the client is closed first; until then the client keeps trying its remotes.
+     * Starts connecting. The future completes when the cache first holds the database; until then
+     * the client keeps trying its remotes. It fails if the client is closed first, or, with a
+     * {@link Compatibility#STRICT} model, with a {@link SchemaMismatchException} once every remote
+     * of a round was refused for its schema; the client then stops connecting.
      *
      * @return a future of this client, synced
      */
@@ -190,6 +200,16 @@ public final class OvsdbClient implements AutoCloseable {
      */
     public Transaction.Builder transaction() {
         return Transaction.builder(schema());
+    }
+
+    /**
+     * The result of checking the synced server's schema against the model given to
+     * {@link Builder#model}; with {@link Compatibility#LENIENT} it lists what is disabled.
+     *
+     * @return the report of the last synced server, or empty without a model or before the first sync
+     */
+    public Optional<CompatibilityReport> compatibility() {
+        return Optional.ofNullable(compatibility);
     }
 
     /** Whether the client is connected and its cache synced right now. */
@@ -427,12 +447,23 @@ public final class OvsdbClient implements AutoCloseable {
         LOG.debug("connection attempt to {} failed", remote, cause);
         fire(ConnectionEvent.of(ConnectionEvent.Kind.DISCONNECTED, remote, cause));
         failuresThisRound++;
+        if (cause instanceof SchemaMismatchException) {
+            mismatchesThisRound++;
+        }
         if (failuresThisRound < options.remotes().size()) {
             // As OVS does: one immediate try of every remote before backing off.
             connectNext();
             return;
         }
+        // Retrying cannot help a first connection that every server refuses for its schema; once
+        // synced, a refusal may be a rolling upgrade in progress, so the client keeps trying.
+        if (mismatchesThisRound == options.remotes().size() && !firstSync.isDone()) {
+            LOG.error("stopped connecting to {}: {}", options.remotes(), cause.getMessage());
+            firstSync.completeExceptionally(cause);
+            return;
+        }
         failuresThisRound = 0;
+        mismatchesThisRound = 0;
         long base = backoff.toMillis();
         long jittered = base == 0 ? 0 : base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1);
         backoff = min(backoff.multipliedBy(2), options.maxBackoff());
@@ -455,6 +486,7 @@ public final class OvsdbClient implements AutoCloseable {
             LOG.info("disconnected from {}: {}", s.remote, cause == null ? "closed" : cause.getMessage());
             fire(ConnectionEvent.of(ConnectionEvent.Kind.DISCONNECTED, s.remote, cause));
             failuresThisRound = 0;
+            mismatchesThisRound = 0;
             connectNext();
         });
     }
@@ -526,12 +558,24 @@ public final class OvsdbClient implements AutoCloseable {
                         LOG.warn("table {} is not in {}'s schema {}; it is not monitored", missing, s.remote,
                                 s.schema.version().orElse("(no version)"));
                     }
+                    options.model().ifPresent(model -> checkModel(s, model));
                     // Without this a server drops the connection when the schema changes (ovsdb-server(7)).
                     return s.call("set_db_change_aware", options.requestTimeout(), true)
                             .handle((ok, err) -> null);
                 })
                 .thenCompose(x -> monitor(s, MonitorMethod.MONITOR_COND_SINCE))
                 .thenApply(x -> s);
+    }
+
+    private void checkModel(Session s, DatabaseModel model) {
+        CompatibilityReport report = SchemaCompatibility.check(model, s.schema);
+        if (!report.isCompatible()) {
+            if (options.compatibility() == Compatibility.STRICT) {
+                throw new SchemaMismatchException(s.remote.toString(), report);
+            }
+            LOG.warn("{} does not fully fit the model; disabled: {}", s.remote, report.describe());
+        }
+        s.compatibility = report;
     }
 
     private CompletableFuture<Void> checkServer(Session s) {
@@ -654,7 +698,9 @@ public final class OvsdbClient implements AutoCloseable {
         control.execute(() -> {
             backoff = options.minBackoff();
             failuresThisRound = 0;
+            mismatchesThisRound = 0;
         });
+        compatibility = s.compatibility;
         current = s;
         LOG.info("connected to {} ({} {}, {} rows, {})", s.remote, options.database(),
                 s.schema.version().orElse("?"), cache.size(), resumed ? "resumed with monitor_cond_since" : "full sync");
@@ -821,6 +867,8 @@ public final class OvsdbClient implements AutoCloseable {
         private Duration maxBackoff = Duration.ofSeconds(8);
         private FrameLimits frameLimits = FrameLimits.defaults();
         private int maxPendingRequests = RpcConnection.DEFAULT_MAX_PENDING_REQUESTS;
+        private DatabaseModel model;
+        private Compatibility compatibility = Compatibility.LENIENT;
 
         private Builder() {
         }
@@ -949,13 +997,29 @@ public final class OvsdbClient implements AutoCloseable {
         }
 
         /**
+         * Checks every server's schema against a typed model right after {@code get_schema}, see
+         * {@link SchemaCompatibility}; the result is {@link OvsdbClient#compatibility()}.
+         *
+         * @param databaseModel the compiled model, of the same database as {@link #database}
+         * @param mode {@link Compatibility#LENIENT} to connect anyway and disable what is
+         *     missing, {@link Compatibility#STRICT} to refuse such a server
+         * @return this builder
+         */
+        public Builder model(DatabaseModel databaseModel, Compatibility mode) {
+            this.model = Objects.requireNonNull(databaseModel, "databaseModel");
+            this.compatibility = Objects.requireNonNull(mode, "mode");
+            return this;
+        }
+
+        /**
          * Builds the client; call {@link OvsdbClient#start()} to connect.
          *
          * @return the client
          */
         public OvsdbClient build() {
             return new OvsdbClient(new ClientOptions(remotes, database, Optional.ofNullable(tls), leaderOnly, monitor,
-                    probeInterval, requestTimeout, connectTimeout, minBackoff, maxBackoff, frameLimits, maxPendingRequests));
+                    probeInterval, requestTimeout, connectTimeout, minBackoff, maxBackoff, frameLimits, maxPendingRequests,
+                    Optional.ofNullable(model), compatibility));
         }
     }
 }

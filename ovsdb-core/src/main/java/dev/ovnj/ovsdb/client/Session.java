@@ -8,6 +8,7 @@ import dev.ovnj.ovsdb.rpc.InactivityProbe;
 import dev.ovnj.ovsdb.rpc.RpcConnection;
 import dev.ovnj.ovsdb.rpc.RpcPipeline;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
+import dev.ovnj.ovsdb.typed.CompatibilityReport;
 import io.netty.channel.Channel;
 import java.time.Duration;
 import java.util.List;
@@ -24,6 +25,7 @@ final class Session {
     volatile List<String> monitoredTables = List.of();
     volatile boolean synced;
     volatile boolean clustered;
+    volatile CompatibilityReport compatibility;
 
     Session(long id, Remote remote, Channel channel, RpcConnection rpc) {
         this.id = id;

@@ -91,16 +91,21 @@ final class TableSource {
         out.line("@Generated(\"" + ModelGenerator.class.getName() + "\")");
         out.line("@Value.Immutable");
         out.open("public interface " + typeName + " extends TypedRow {");
-        out.blank();
-        out.javadoc("The descriptor of the " + JavaStrings.code(table.name()) + " table.");
-        out.line("TableModel<" + typeName + "> TABLE = TableModel.of(" + JavaStrings.literal(table.name()) + ", "
-                + typeName + ".class, " + typeName + "::fromRow);");
         for (ColumnBinding column : columns) {
             out.blank();
             out.javadoc("The typed column " + JavaStrings.code(column.schema().name())
                     + " for conditions and mutations; see {@link #" + column.accessor() + "()}.");
             out.line(column.columnType() + " " + column.constant() + " = " + column.columnInitializer() + ";");
         }
+        // After the columns: interface fields initialize in textual order, and TABLE lists them.
+        out.blank();
+        out.javadoc("The descriptor of the " + JavaStrings.code(table.name()) + " table.");
+        StringBuilder descriptor = new StringBuilder("TableModel<" + typeName + "> TABLE = TableModel.of("
+                + JavaStrings.literal(table.name()) + ", " + typeName + ".class, " + typeName + "::fromRow");
+        for (ColumnBinding column : columns) {
+            descriptor.append(", ").append(column.constant());
+        }
+        out.line(descriptor.append(");").toString());
         for (ColumnBinding column : columns) {
             accessor(out, column);
         }

@@ -1,5 +1,6 @@
 package dev.ovnj.ovsdb.typed;
 
+import dev.ovnj.ovsdb.schema.AtomicType;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Function;
@@ -14,26 +15,28 @@ import java.util.function.Function;
 public final class AtomMapping<T> {
 
     /** Integers, typed and untyped as {@link Long}. */
-    public static final AtomMapping<Long> INTEGER = identity(Long.class);
+    public static final AtomMapping<Long> INTEGER = identity(AtomicType.INTEGER, Long.class);
     /** Reals, typed and untyped as {@link Double}. */
-    public static final AtomMapping<Double> REAL = identity(Double.class);
+    public static final AtomMapping<Double> REAL = identity(AtomicType.REAL, Double.class);
     /** Booleans, typed and untyped as {@link Boolean}. */
-    public static final AtomMapping<Boolean> BOOLEAN = identity(Boolean.class);
+    public static final AtomMapping<Boolean> BOOLEAN = identity(AtomicType.BOOLEAN, Boolean.class);
     /** Strings, typed and untyped as {@link String}. */
-    public static final AtomMapping<String> STRING = identity(String.class);
+    public static final AtomMapping<String> STRING = identity(AtomicType.STRING, String.class);
     /** UUIDs, including references to other rows, typed and untyped as {@link UUID}. */
-    public static final AtomMapping<UUID> UUID = identity(java.util.UUID.class);
+    public static final AtomMapping<UUID> UUID = identity(AtomicType.UUID, java.util.UUID.class);
 
+    private final AtomicType type;
     private final Function<T, Object> toAtom;
     private final Function<Object, T> fromAtom;
 
-    private AtomMapping(Function<T, Object> toAtom, Function<Object, T> fromAtom) {
+    private AtomMapping(AtomicType type, Function<T, Object> toAtom, Function<Object, T> fromAtom) {
+        this.type = type;
         this.toAtom = toAtom;
         this.fromAtom = fromAtom;
     }
 
-    private static <T> AtomMapping<T> identity(Class<T> type) {
-        return new AtomMapping<>(atom -> atom, atom -> type.cast(atom));
+    private static <T> AtomMapping<T> identity(AtomicType atomicType, Class<T> type) {
+        return new AtomMapping<>(atomicType, atom -> atom, atom -> type.cast(atom));
     }
 
     /**
@@ -50,7 +53,7 @@ public final class AtomMapping<T> {
             throw new IllegalArgumentException("an enum mapping needs at least one constant");
         }
         E[] known = constants.clone();
-        return new AtomMapping<>(WireEnum::wireValue, atom -> {
+        return new AtomMapping<>(AtomicType.STRING, WireEnum::wireValue, atom -> {
             for (E constant : known) {
                 if (constant.wireValue().equals(atom)) {
                     return constant;
@@ -59,6 +62,16 @@ public final class AtomMapping<T> {
             throw new IllegalArgumentException("\"" + atom + "\" is not a value of "
                     + known[0].getDeclaringClass().getSimpleName());
         });
+    }
+
+    /**
+     * Returns the OVSDB atomic type of the untyped atoms, against which a server's schema is
+     * checked.
+     *
+     * @return e.g. {@link AtomicType#STRING} for an enum mapping
+     */
+    public AtomicType type() {
+        return type;
     }
 
     /**

@@ -1,6 +1,8 @@
 package dev.ovnj.ovsdb.typed;
 
 import dev.ovnj.ovsdb.data.Row;
+import dev.ovnj.ovsdb.schema.ColumnSchema;
+import dev.ovnj.ovsdb.schema.ColumnType;
 import dev.ovnj.ovsdb.tx.Condition;
 import java.util.Objects;
 import java.util.Optional;
@@ -47,14 +49,35 @@ public abstract sealed class Column<T> permits ScalarColumn, OptionalColumn, Set
     public abstract T fromUntyped(Object value);
 
     /**
+     * Tells whether a server's column of this type can be read and written through this typed
+     * column: same shape (scalar, optional, set or map) and same atomic types. Enum and range
+     * constraints are not compared, so a server that admits more values still fits.
+     *
+     * @param type the column type in the server's schema
+     * @return true if the types fit
+     */
+    public abstract boolean accepts(ColumnType type);
+
+    /**
+     * Describes the column type this typed column expects, for messages.
+     *
+     * @return e.g. {@code "set of string"}
+     */
+    public abstract String expectedType();
+
+    /**
      * Reads the column from a row, tolerating rows that lack it: partial rows of a {@code select}
      * with explicit columns, and rows of a server whose schema predates the column.
      *
      * @param row the row
-     * @return the typed value, or empty if the row does not carry the column
+     * @return the typed value, or empty if the row does not carry the column or the server's
+     *     column has a type this typed column does not {@link #accepts accept}
      */
     public Optional<T> read(Row row) {
-        if (row.table().findColumn(name).isEmpty() || !row.has(name)) {
+        Optional<ColumnSchema> server = row.table().findColumn(name);
+        // A column of another type on the server is disabled, as a missing one is, rather than
+        // failing the conversion of every row of the table.
+        if (server.isEmpty() || !row.has(name) || !accepts(server.get().type())) {
             return Optional.empty();
         }
         return Optional.of(fromUntyped(row.get(name)));

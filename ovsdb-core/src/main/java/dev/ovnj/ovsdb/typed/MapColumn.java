@@ -1,5 +1,6 @@
 package dev.ovnj.ovsdb.typed;
 
+import dev.ovnj.ovsdb.schema.ColumnType;
 import dev.ovnj.ovsdb.tx.Condition;
 import dev.ovnj.ovsdb.tx.Mutation;
 import java.util.HashMap;
@@ -37,6 +38,20 @@ public final class MapColumn<K, V> extends Column<Map<K, V>> {
      */
     public static <K, V> MapColumn<K, V> of(String name, AtomMapping<K> key, AtomMapping<V> value) {
         return new MapColumn<>(name, key, value);
+    }
+
+    AtomMapping<V> valueMapping() {
+        return value;
+    }
+
+    @Override
+    public boolean accepts(ColumnType type) {
+        return type.isMap() && type.key().type() == key.type() && type.value().orElseThrow().type() == value.type();
+    }
+
+    @Override
+    public String expectedType() {
+        return "map of " + key.type().jsonName() + " to " + value.type().jsonName();
     }
 
     @Override

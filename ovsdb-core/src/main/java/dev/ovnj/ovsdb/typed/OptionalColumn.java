@@ -1,5 +1,6 @@
 package dev.ovnj.ovsdb.typed;
 
+import dev.ovnj.ovsdb.schema.ColumnType;
 import dev.ovnj.ovsdb.tx.Condition;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,6 +31,20 @@ public final class OptionalColumn<T> extends Column<Optional<T>> {
      */
     public static <T> OptionalColumn<T> of(String name, AtomMapping<T> atom) {
         return new OptionalColumn<>(name, atom);
+    }
+
+    AtomMapping<T> atomMapping() {
+        return atom;
+    }
+
+    @Override
+    public boolean accepts(ColumnType type) {
+        return type.isOptional() && type.key().type() == atom.type();
+    }
+
+    @Override
+    public String expectedType() {
+        return "optional " + atom.type().jsonName();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.ovnj.ovsdb.typed;
 
+import dev.ovnj.ovsdb.schema.ColumnType;
 import java.util.Objects;
 
 /**
@@ -26,6 +27,20 @@ public final class ScalarColumn<T> extends Column<T> {
      */
     public static <T> ScalarColumn<T> of(String name, AtomMapping<T> atom) {
         return new ScalarColumn<>(name, atom);
+    }
+
+    AtomMapping<T> atomMapping() {
+        return atom;
+    }
+
+    @Override
+    public boolean accepts(ColumnType type) {
+        return type.isScalar() && type.key().type() == atom.type();
+    }
+
+    @Override
+    public String expectedType() {
+        return atom.type().jsonName();
     }
 
     @Override

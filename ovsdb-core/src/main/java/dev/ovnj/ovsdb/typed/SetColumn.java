@@ -1,5 +1,8 @@
 package dev.ovnj.ovsdb.typed;
 
+import dev.ovnj.ovsdb.data.NamedUuid;
+import dev.ovnj.ovsdb.schema.AtomicType;
+import dev.ovnj.ovsdb.schema.ColumnType;
 import dev.ovnj.ovsdb.tx.Condition;
 import dev.ovnj.ovsdb.tx.Mutation;
 import java.util.HashSet;
@@ -31,6 +34,21 @@ public final class SetColumn<E> extends Column<Set<E>> {
      */
     public static <E> SetColumn<E> of(String name, AtomMapping<E> element) {
         return new SetColumn<>(name, element);
+    }
+
+    AtomMapping<E> elementMapping() {
+        return element;
+    }
+
+    @Override
+    public boolean accepts(ColumnType type) {
+        // An optional column on the server is a set of at most one: a Set reads it fine.
+        return type.isSet() && type.key().type() == element.type();
+    }
+
+    @Override
+    public String expectedType() {
+        return "set of " + element.type().jsonName();
     }
 
     @Override
@@ -105,6 +123,22 @@ public final class SetColumn<E> extends Column<Set<E>> {
      */
     public Mutation insert(Set<E> values) {
         return Mutation.insert(name(), toUntyped(values));
+    }
+
+    /**
+     * Returns the mutation adding a reference to the row that an insert of the same transaction
+     * creates, e.g. {@code LogicalRouter.LOAD_BALANCER.insert(lbInsert.reference())}.
+     *
+     * @param reference the uuid-name of that insert, see {@link dev.ovnj.ovsdb.tx.Insert#reference()}
+     * @return {@code [name, "insert", ["named-uuid", reference]]}
+     * @throws IllegalArgumentException if this column does not hold UUIDs
+     */
+    public Mutation insert(NamedUuid reference) {
+        if (element.type() != AtomicType.UUID) {
+            throw new IllegalArgumentException("column " + name() + " holds " + element.type().jsonName()
+                    + "s, not references; it cannot take named-uuid " + reference.name());
+        }
+        return Mutation.insert(name(), Set.of(reference));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.ovnj.ovsdb.typed;
 
 import dev.ovnj.ovsdb.data.Row;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
@@ -16,11 +17,13 @@ public final class TableModel<T extends TypedRow> {
     private final String name;
     private final Class<T> type;
     private final Function<Row, T> fromRow;
+    private final List<Column<?>> columns;
 
-    private TableModel(String name, Class<T> type, Function<Row, T> fromRow) {
+    private TableModel(String name, Class<T> type, Function<Row, T> fromRow, List<Column<?>> columns) {
         this.name = Objects.requireNonNull(name, "name");
         this.type = Objects.requireNonNull(type, "type");
         this.fromRow = Objects.requireNonNull(fromRow, "fromRow");
+        this.columns = List.copyOf(columns);
     }
 
     /**
@@ -29,11 +32,14 @@ public final class TableModel<T extends TypedRow> {
      * @param name the table name in the schema
      * @param type the value type
      * @param fromRow the conversion of an untyped row
+     * @param columns the typed columns the value type maps, checked against a server's schema
+     *     by {@link SchemaCompatibility}
      * @param <T> the value type
      * @return the descriptor
      */
-    public static <T extends TypedRow> TableModel<T> of(String name, Class<T> type, Function<Row, T> fromRow) {
-        return new TableModel<>(name, type, fromRow);
+    public static <T extends TypedRow> TableModel<T> of(String name, Class<T> type, Function<Row, T> fromRow,
+                                                        Column<?>... columns) {
+        return new TableModel<>(name, type, fromRow, List.of(columns));
     }
 
     /**
@@ -52,6 +58,15 @@ public final class TableModel<T extends TypedRow> {
      */
     public Class<T> type() {
         return type;
+    }
+
+    /**
+     * Returns the typed columns of the value type, in schema order.
+     *
+     * @return the columns, without {@code _uuid} and {@code _version}
+     */
+    public List<Column<?>> columns() {
+        return columns;
     }
 
     /**
