@@ -1,5 +1,6 @@
 package dev.ovnj.nb.eip;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -60,7 +61,7 @@ public record EipRequest(String port, String owner, IpFamily family, List<IpRang
      * @throws IllegalArgumentException when a range does not parse
      */
     public EipRequest excluding(String... ranges) {
-        List<IpRange> more = new java.util.ArrayList<>(exclude);
+        List<IpRange> more = new ArrayList<>(exclude);
         Arrays.stream(ranges).map(IpRange::parse).forEach(more::add);
         return new EipRequest(port, owner, family, more);
     }

@@ -51,10 +51,8 @@ public final class EipView {
     }
 
     /**
-     * Tells whether an address lies in a network of one of a router's ports. OVN's ARP and
-     * neighbour responder answers only for such addresses (or NAT external IPs), so a VIP
-     * attached to the router outside every port network is unreachable from outside without a
-     * NAT rule or route.
+     * Tells whether an address lies in a network of one of a router's ports: a router-attached VIP
+     * that lies in no such network is not answered by OVN's ARP responder.
      *
      * @param routerName the Logical_Router's name
      * @param ip an IPv4 or IPv6 literal

@@ -6,6 +6,7 @@ import dev.ovnj.nb.model.LogicalRouterPort;
 import dev.ovnj.nb.model.LogicalSwitch;
 import dev.ovnj.nb.model.Nat;
 import dev.ovnj.ovsdb.cache.RowCache;
+import dev.ovnj.ovsdb.data.Row;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -59,7 +60,7 @@ final class NorthboundSnapshot {
                 rows(cache, LogicalSwitch.TABLE.name(), LogicalSwitch::fromRow)));
     }
 
-    private static <T> List<T> rows(RowCache cache, String table, Function<dev.ovnj.ovsdb.data.Row, T> typed) {
+    private static <T> List<T> rows(RowCache cache, String table, Function<Row, T> typed) {
         return cache.table(table).rows().stream().map(typed).toList();
     }
 

@@ -6,7 +6,8 @@ import java.util.OptionalInt;
 import java.util.UUID;
 
 /**
- * A Load_Balancer VIP on an address, with the datapaths the load balancer is attached to.
+ * A Load_Balancer VIP on an address, with the datapaths whose {@code load_balancer} column
+ * references the load balancer (attachment through a Load_Balancer_Group is not followed).
  *
  * @param loadBalancer the load balancer's name
  * @param uuid the load balancer's UUID

@@ -12,6 +12,7 @@ import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.OvsdbServer;
 import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +60,7 @@ class EipAllocatorIT {
     }
 
     private static List<InetAddress> ips(String... texts) {
-        return java.util.Arrays.stream(texts).map(EipAllocatorIT::ip).toList();
+        return Arrays.stream(texts).map(EipAllocatorIT::ip).toList();
     }
 
     /** The claims on a port as ovn-nbctl reads them: address to owner. */

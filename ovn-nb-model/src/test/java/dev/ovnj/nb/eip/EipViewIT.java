@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ovnj.ovsdb.client.OvsdbClient;
+import dev.ovnj.testkit.Await;
 import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.OvsdbServer;
 import java.util.List;
@@ -123,7 +124,7 @@ class EipViewIT {
     @Test
     void viewFollowsChangesMadeBehindItsBack() {
         Nbctl.of(server).run("lr-nat-add", ROUTER, "dnat_and_snat", "168.119.17.61", "10.1.0.6");
-        dev.ovnj.testkit.Await.until(SeedTopology.WAIT, "NAT .61 in the cache",
+        Await.until(SeedTopology.WAIT, "NAT .61 in the cache",
                 () -> !view.realization("168.119.17.61").nats().isEmpty());
 
         assertThat(view.realization("168.119.17.61").nats()).extracting(NatUse::logicalIp).containsExactly("10.1.0.6");
