@@ -1,0 +1,202 @@
+package dev.ovnj.nb.eip;
+
+import static dev.ovnj.nb.eip.SeedTopology.EXT6_PORT;
+import static dev.ovnj.nb.eip.SeedTopology.EXT_PORT;
+import static dev.ovnj.nb.eip.SeedTopology.ROUTER;
+import static dev.ovnj.nb.eip.SeedTopology.WAIT;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ovnj.ovsdb.client.OvsdbClient;
+import dev.ovnj.testkit.Nbctl;
+import dev.ovnj.testkit.OvsdbServer;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link EipAllocator} on the seed topology, each test on a fresh database; claims are checked
+ * with ovn-nbctl, not through ovnj.
+ */
+class EipAllocatorIT {
+    private static final Pattern CLAIM = Pattern.compile("\"?ovnj\\.eip\\.([0-9a-fA-F.:]+)\"?=\"?([^\",}]*)\"?");
+
+    private OvsdbServer server;
+    private final List<OvsdbClient> clients = new ArrayList<>();
+
+    @BeforeEach
+    void start() {
+        server = OvsdbServer.start();
+        SeedTopology.seed(server);
+    }
+
+    @AfterEach
+    void stop() {
+        clients.forEach(OvsdbClient::close);
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private OvsdbClient connect() {
+        OvsdbClient c = SeedTopology.connect(server);
+        clients.add(c);
+        return c;
+    }
+
+    private static InetAddress ip(String text) {
+        return IpAddresses.parse(text);
+    }
+
+    private static List<InetAddress> ips(String... texts) {
+        return Arrays.stream(texts).map(EipAllocatorIT::ip).toList();
+    }
+
+    /** The claims on a port as ovn-nbctl reads them: address to owner. */
+    private Map<InetAddress, String> claimsByNbctl(String port) {
+        String externalIds = Nbctl.of(server).run("get", "Logical_Router_Port", port, "external_ids");
+        Map<InetAddress, String> claims = new HashMap<>();
+        Matcher m = CLAIM.matcher(externalIds);
+        while (m.find()) {
+            assertThat(claims.put(ip(m.group(1)), m.group(2))).as("claim of %s recorded once", m.group(1)).isNull();
+        }
+        return claims;
+    }
+
+    @Test
+    void handsOutOnlyFreeAddressesUntilTheNetworkIsExhausted() {
+        OvsdbClient client = connect();
+        EipAllocator allocator = new EipAllocator(client);
+        EipRequest request = EipRequest.of(EXT_PORT, "kube-dc/shalb-dev")
+                .excluding("168.119.17.56..168.119.17.58", "168.119.17.62");
+
+        List<InetAddress> handedOut = new ArrayList<>();
+        Throwable exhausted = null;
+        while (exhausted == null && handedOut.size() < 20) {
+            try {
+                handedOut.add(allocator.allocateAndWait(request, WAIT));
+            } catch (EipExhaustedException e) {
+                exhausted = e;
+            }
+        }
+
+        // Not .48 (network), .63 (broadcast), .51 (port), .53/.55 (VIPs), .60 (FIP), .56-.58/.62 (excluded).
+        assertThat(handedOut).containsExactlyElementsOf(ips("168.119.17.49", "168.119.17.50", "168.119.17.52",
+                "168.119.17.54", "168.119.17.59", "168.119.17.61"));
+        assertThat(exhausted).hasMessageContaining("168.119.17.48/28").hasMessageContaining(EXT_PORT);
+        Map<InetAddress, String> recorded = claimsByNbctl(EXT_PORT);
+        assertThat(recorded.keySet()).containsExactlyInAnyOrderElementsOf(handedOut);
+        assertThat(recorded.values()).containsOnly("kube-dc/shalb-dev");
+        assertThat(allocator.retries()).isZero();
+
+        EipRealization claimed = new EipView(client).realization("168.119.17.49");
+        assertThat(claimed.claims()).containsExactly(new EipClaim(ip("168.119.17.49"), "kube-dc/shalb-dev", ROUTER, EXT_PORT));
+        assertThat(claimed.isUnused()).isFalse();
+    }
+
+    @Test
+    void releaseFreesTheAddressForTheNextAllocation() {
+        EipAllocator allocator = new EipAllocator(connect());
+        EipRequest request = EipRequest.of(EXT_PORT, "owner-a");
+        assertThat(allocator.allocateAndWait(request, WAIT)).isEqualTo(ip("168.119.17.49"));
+        assertThat(allocator.allocateAndWait(request, WAIT)).isEqualTo(ip("168.119.17.50"));
+
+        assertThat(allocator.releaseAndWait("168.119.17.49", WAIT)).isTrue();
+
+        assertThat(claimsByNbctl(EXT_PORT)).containsOnlyKeys(ip("168.119.17.50"));
+        assertThat(allocator.releaseAndWait("168.119.17.49", WAIT)).isFalse();
+        assertThat(allocator.allocateAndWait(request.withFamily(IpFamily.IPV4), WAIT)).isEqualTo(ip("168.119.17.49"));
+    }
+
+    @Test
+    void allocatesFromTheIpv6NetworkOfTheFamilyAsked() {
+        EipAllocator allocator = new EipAllocator(connect());
+        EipRequest request = EipRequest.of(EXT6_PORT, "owner-6").withFamily(IpFamily.IPV6);
+
+        // fd00:10:: is the Subnet-Router anycast address and fd00:10::1 the port.
+        assertThat(allocator.allocateAndWait(request, WAIT)).isEqualTo(ip("fd00:10::2"));
+        // fd00:10::55 is a VIP.
+        assertThat(allocator.allocateAndWait(request.excluding("fd00:10::3..fd00:10::54"), WAIT)).isEqualTo(ip("fd00:10::56"));
+
+        assertThat(claimsByNbctl(EXT6_PORT)).containsOnlyKeys(ip("fd00:10::2"), ip("fd00:10::56"));
+        assertThat(Nbctl.of(server).run("get", "Logical_Router_Port", EXT6_PORT, "external_ids:\"ovnj.eip.fd00:10::2\""))
+                .isEqualTo("owner-6");
+    }
+
+    @Test
+    void rejectsUnknownPortsAndMissingFamilies() {
+        EipAllocator allocator = new EipAllocator(connect());
+
+        assertThatThrownBy(() -> allocator.allocateAndWait(EipRequest.of("no-such-port", "x"), WAIT))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no-such-port");
+        assertThatThrownBy(() -> allocator.allocateAndWait(EipRequest.of(EXT_PORT, "x").withFamily(IpFamily.IPV6), WAIT))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("IPV6");
+        assertThat(claimsByNbctl(EXT_PORT)).isEmpty();
+    }
+
+    /**
+     * Two allocators on separate connections all read the same state before any claim reaches the
+     * server, which is paused meanwhile: each allocation first picks .49, and every loser must be
+     * refused by the wait and retry.
+     */
+    @Test
+    void racingAllocatorsNeverHandOutAnAddressTwice() throws Exception {
+        EipAllocator a = new EipAllocator(connect(), 20);
+        EipAllocator b = new EipAllocator(connect(), 20);
+        Map<CompletableFuture<InetAddress>, String> owners = new HashMap<>();
+
+        server.pause();
+        try {
+            for (int i = 0; i < 3; i++) {
+                owners.put(a.allocate(EipRequest.of(EXT_PORT, "a-" + i)), "a-" + i);
+                owners.put(b.allocate(EipRequest.of(EXT_PORT, "b-" + i)), "b-" + i);
+            }
+        } finally {
+            server.resume();
+        }
+        Map<InetAddress, String> handedOut = new HashMap<>();
+        for (Map.Entry<CompletableFuture<InetAddress>, String> e : owners.entrySet()) {
+            InetAddress got = e.getKey().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            assertThat(handedOut.put(got, e.getValue())).as("%s handed out twice", got).isNull();
+        }
+
+        // Each success claimed the lowest free address of the state it was checked against.
+        assertThat(handedOut.keySet()).containsExactlyInAnyOrderElementsOf(ips("168.119.17.49", "168.119.17.50",
+                "168.119.17.52", "168.119.17.54", "168.119.17.56", "168.119.17.57"));
+        assertThat(claimsByNbctl(EXT_PORT)).isEqualTo(handedOut);
+        assertThat(a.retries() + b.retries()).isGreaterThanOrEqualTo(5);
+    }
+
+    @Test
+    void givesUpWithAConflictErrorWhenAttemptsRunOut() {
+        EipAllocator once = new EipAllocator(connect(), 1);
+        CompletableFuture<InetAddress> first;
+        CompletableFuture<InetAddress> second;
+
+        server.pause();
+        try {
+            first = once.allocate(EipRequest.of(EXT_PORT, "first"));
+            second = once.allocate(EipRequest.of(EXT_PORT, "second"));
+        } finally {
+            server.resume();
+        }
+
+        assertThat(first).succeedsWithin(WAIT).isEqualTo(ip("168.119.17.49"));
+        assertThatThrownBy(() -> second.get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
+                .isInstanceOf(ExecutionException.class).cause()
+                .isInstanceOf(EipConflictException.class).hasMessageContaining(EXT_PORT).hasMessageContaining("1 attempts");
+        assertThat(claimsByNbctl(EXT_PORT)).isEqualTo(Map.of(ip("168.119.17.49"), "first"));
+        assertThat(once.retries()).isZero();
+    }
+}
