@@ -57,6 +57,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
     private final Duration minRetry;
     private final Duration maxRetry;
     private final Optional<String> lockName;
+    private final EipPolicy eipPolicy;
     private final List<EngineListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ScheduledExecutorService loop;
     private final AtomicInteger pendingRequests = new AtomicInteger();
@@ -91,6 +92,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
         this.maxRetry = b.maxRetry;
         this.retryDelay = b.minRetry;
         this.lockName = Optional.ofNullable(b.lockName);
+        this.eipPolicy = b.eipPolicy;
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "ovnj-engine");
             t.setDaemon(true);
@@ -399,12 +401,26 @@ public final class LoadBalancerEngine implements AutoCloseable {
         }
         long start = System.nanoTime();
         List<Transaction> txs = new ArrayList<>();
-        Map<String, LoadBalancerPlan> planned = new LinkedHashMap<>();
+        Map<String, LoadBalancerPlan> plannedByOwner = new LinkedHashMap<>();
         boolean repair = false;
+        EipCheck eip = EipCheck.read(client.cache());
         for (OwnerState state : owners.values()) {
             LoadBalancerPlan plan;
+            Map<String, List<String>> eipProblems = new LinkedHashMap<>();
+            List<LoadBalancerSpec> planned = new ArrayList<>();
+            for (LoadBalancerSpec spec : state.valid.values()) {
+                List<String> problems = eip.problems(spec);
+                if (!problems.isEmpty()) {
+                    eipProblems.put(spec.name(), problems);
+                }
+                // Rejected specs keep what is already written: they are skipped, not removed.
+                if (problems.isEmpty() || eipPolicy == EipPolicy.WARN) {
+                    planned.add(spec);
+                }
+            }
+            state.eipProblems = eipProblems;
             try {
-                plan = Planner.plan(state.owner, state.valid.values(), client.cache());
+                plan = Planner.plan(state.owner, planned, client.cache(), rejectedRows(state, planned));
             } catch (RuntimeException e) {
                 LOG.warn("planning for owner {} failed: {}", state.owner, e.toString());
                 continue;
@@ -419,7 +435,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
             if (state.appliedGeneration == state.generation) {
                 repair = true;
             }
-            planned.put(state.owner, plan);
+            plannedByOwner.put(state.owner, plan);
             try {
                 txs.addAll(PlanTransactions.build(plan, client.schema(), maxOpsPerTransaction));
             } catch (RuntimeException e) {
@@ -434,7 +450,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
         }
         long driftStart = repair && driftSeenAt > 0 ? driftSeenAt : -1;
         driftSeenAt = -1;
-        send(txs, planned, driftStart);
+        send(txs, plannedByOwner, driftStart);
     }
 
     private void send(List<Transaction> txs, Map<String, LoadBalancerPlan> planned, long driftStart) {
@@ -510,6 +526,12 @@ public final class LoadBalancerEngine implements AutoCloseable {
         }
     }
 
+    private static Set<String> rejectedRows(OwnerState state, List<LoadBalancerSpec> planned) {
+        Set<String> kept = new java.util.HashSet<>(state.valid.keySet());
+        planned.forEach(s -> kept.remove(s.name()));
+        return kept;
+    }
+
     private static String describe(PlanChange c) {
         if (c instanceof PlanChange.CreateRow) {
             return "recreated";
@@ -547,7 +569,11 @@ public final class LoadBalancerEngine implements AutoCloseable {
             SpecStatus.State st;
             List<String> reasons = List.of();
             Set<java.util.UUID> rows = Set.of();
-            if (plan.pending().containsKey(spec.name())) {
+            List<String> eip = state.eipProblems.getOrDefault(spec.name(), List.of());
+            if (!eip.isEmpty() && eipPolicy == EipPolicy.REJECT) {
+                st = SpecStatus.State.INVALID;
+                reasons = eip;
+            } else if (plan.pending().containsKey(spec.name())) {
                 st = SpecStatus.State.PENDING;
                 reasons = plan.pending().get(spec.name());
             } else if (plan.applied().containsKey(spec.name())) {
@@ -557,8 +583,11 @@ public final class LoadBalancerEngine implements AutoCloseable {
                 st = SpecStatus.State.APPLYING;
             }
             Repairs r = state.repairs.getOrDefault(spec.name(), Repairs.NONE);
-            next.put(spec.name(), new SpecStatus(state.owner, spec.name(), st, reasons,
-                    warnings.getOrDefault(spec.name(), List.of()), rows, r.count, r.last));
+            List<String> specWarnings = new ArrayList<>(warnings.getOrDefault(spec.name(), List.of()));
+            if (eipPolicy == EipPolicy.WARN) {
+                specWarnings.addAll(eip);
+            }
+            next.put(spec.name(), new SpecStatus(state.owner, spec.name(), st, reasons, specWarnings, rows, r.count, r.last));
         }
         state.invalid.forEach((name, errors) -> {
             if (!next.containsKey(name)) {
@@ -567,7 +596,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
         });
         for (Map.Entry<String, SpecStatus> e : next.entrySet()) {
             SpecStatus old = state.status.get(e.getKey());
-            if (old == null || old.state() != e.getValue().state() || !old.reasons().equals(e.getValue().reasons())) {
+            if (old == null || old.state() != e.getValue().state() || !old.reasons().equals(e.getValue().reasons())
+                    || !old.warnings().equals(e.getValue().warnings())) {
                 listeners.forEach(l -> l.onStatus(e.getValue()));
             }
         }
@@ -617,6 +647,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
         final String owner;
         Map<String, LoadBalancerSpec> valid = new LinkedHashMap<>();
         Map<String, List<String>> invalid = new LinkedHashMap<>();
+        Map<String, List<String>> eipProblems = Map.of();
         Map<String, SpecStatus> status = new LinkedHashMap<>();
         final Map<String, Repairs> repairs = new LinkedHashMap<>();
         final List<Waiter> waiters = new ArrayList<>();
@@ -646,6 +677,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
         private Duration minRetry = Duration.ofMillis(20);
         private Duration maxRetry = Duration.ofSeconds(2);
         private String lockName;
+        private EipPolicy eipPolicy = EipPolicy.WARN;
 
         private Builder(OvsdbClient client) {
             this.client = java.util.Objects.requireNonNull(client, "client");
@@ -713,6 +745,17 @@ public final class LoadBalancerEngine implements AutoCloseable {
         public Builder lock(String name) {
             dev.ovnj.ovsdb.data.OvsdbId.require("lock name", name);
             this.lockName = name;
+            return this;
+        }
+
+        /**
+         * What to do with a router-attached VIP outside the router's port networks (default WARN).
+         *
+         * @param policy warn or reject
+         * @return this builder
+         */
+        public Builder eipPolicy(EipPolicy policy) {
+            this.eipPolicy = java.util.Objects.requireNonNull(policy, "policy");
             return this;
         }
 

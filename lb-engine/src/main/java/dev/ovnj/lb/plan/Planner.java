@@ -61,7 +61,21 @@ public final class Planner {
      * @return the plan
      */
     public static LoadBalancerPlan plan(String owner, Collection<LoadBalancerSpec> specs, RowCache cache) {
-        return cache.read(() -> new Run(owner, cache).plan(specs));
+        return plan(owner, specs, cache, Set.of());
+    }
+
+    /**
+     * Plans one owner, leaving the rows of some specs exactly as they are (specs held back, e.g.
+     * rejected by a policy, must not lose what is already written).
+     *
+     * @param owner the owner
+     * @param specs the owner's specs to realize
+     * @param cache the replicated NB cache
+     * @param keep names of specs whose existing rows are neither changed nor deleted
+     * @return the plan
+     */
+    public static LoadBalancerPlan plan(String owner, Collection<LoadBalancerSpec> specs, RowCache cache, Set<String> keep) {
+        return cache.read(() -> new Run(owner, cache).plan(specs, keep));
     }
 
     /** One planning pass; lives for the duration of a cache read. */
@@ -85,7 +99,7 @@ public final class Planner {
             this.groups = cache.table("Load_Balancer_Group");
         }
 
-        LoadBalancerPlan plan(Collection<LoadBalancerSpec> specs) {
+        LoadBalancerPlan plan(Collection<LoadBalancerSpec> specs, Set<String> keep) {
             Map<String, Row> owned = new HashMap<>();
             List<Row> duplicates = new ArrayList<>();
             for (Row r : lbs.lookup(LB_BY_OWNER, owner)) {
@@ -132,7 +146,8 @@ public final class Planner {
                 }
             }
             for (Map.Entry<String, Row> e : owned.entrySet()) {
-                if (!wanted.contains(e.getKey())) {
+                String spec = LoadBalancer.EXTERNAL_IDS.read(e.getValue()).map(m -> m.get(DesiredRow.SPEC_KEY)).orElse("");
+                if (!wanted.contains(e.getKey()) && !keep.contains(spec)) {
                     changes.add(new PlanChange.DeleteRow(e.getValue().uuid(), e.getKey()));
                 }
             }

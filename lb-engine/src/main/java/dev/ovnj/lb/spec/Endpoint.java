@@ -2,8 +2,8 @@ package dev.ovnj.lb.spec;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
+import dev.ovnj.nb.eip.IpAddresses;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.Objects;
 
 /**
@@ -79,20 +79,10 @@ public record Endpoint(InetAddress address, int port) {
     }
 
     private static InetAddress literal(String text, String host) {
-        if (!host.contains(":")) {
-            for (String octet : host.split("\\.")) {
-                if (Integer.parseInt(octet) > 255) {
-                    throw new IllegalArgumentException("\"" + text + "\": \"" + host + "\" is not an IPv4 address");
-                }
-            }
-        } else if (!host.matches("[0-9A-Fa-f:.]+")) {
-            throw new IllegalArgumentException("\"" + text + "\": \"" + host + "\" is not an IPv6 address");
-        }
         try {
-            // A literal of digits, dots, colons and hex never triggers a DNS lookup.
-            return InetAddress.getByName(host);
-        } catch (UnknownHostException e) {
-            throw new IllegalArgumentException("\"" + text + "\": \"" + host + "\" is not an IP address");
+            return IpAddresses.parse(host);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("\"" + text + "\": \"" + host + "\" is not an " + (host.contains(":") ? "IPv6" : "IPv4") + " address");
         }
     }
 
@@ -111,13 +101,9 @@ public record Endpoint(InetAddress address, int port) {
         return port != 0;
     }
 
-    /** The address in OVN's canonical text (IPv6 compressed, no brackets). */
+    /** The address in OVN's canonical text (IPv6 compressed per RFC 5952, no brackets). */
     public String host() {
-        String h = address.getHostAddress();
-        if (isIpv6()) {
-            return compress(h);
-        }
-        return h;
+        return IpAddresses.format(address);
     }
 
     /** OVN's form: {@code IP:PORT}, {@code [IPv6]:PORT}, or the bare address. */
@@ -127,33 +113,5 @@ public record Endpoint(InetAddress address, int port) {
             return host();
         }
         return (isIpv6() ? "[" + host() + "]" : host()) + ":" + port;
-    }
-
-    /** RFC 5952 style: longest run of zero groups as ::, lower case, no leading zeros. */
-    private static String compress(String full) {
-        String[] g = full.split(":");
-        int bestStart = -1;
-        int bestLen = 0;
-        for (int i = 0; i < g.length; ) {
-            if (g[i].equals("0")) {
-                int j = i;
-                while (j < g.length && g[j].equals("0")) {
-                    j++;
-                }
-                if (j - i > bestLen && j - i > 1) {
-                    bestStart = i;
-                    bestLen = j - i;
-                }
-                i = j;
-            } else {
-                i++;
-            }
-        }
-        if (bestStart < 0) {
-            return String.join(":", g);
-        }
-        String left = String.join(":", java.util.Arrays.copyOfRange(g, 0, bestStart));
-        String right = String.join(":", java.util.Arrays.copyOfRange(g, bestStart + bestLen, g.length));
-        return left + "::" + right;
     }
 }
