@@ -79,6 +79,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
     private boolean retryScheduled;
     private Duration retryDelay;
     private long driftSeenAt = -1;
+    private long lastEventAt = -1;
     private boolean lockHeld;
     private boolean available;
     private volatile boolean closed;
@@ -338,7 +339,10 @@ public final class LoadBalancerEngine implements AutoCloseable {
         if (relevant) {
             long seen = System.nanoTime();
             loop.execute(() -> {
-                // Our own writes also come back as events, but only while they are in flight.
+                // Our own writes come back as events while they are in flight, so only events
+                // outside that window start the repair clock; a foreign change that lands inside
+                // it is timed from its own arrival, the last event seen.
+                lastEventAt = seen;
                 if (inFlight == 0 && driftSeenAt < 0) {
                     driftSeenAt = seen;
                 }
@@ -448,7 +452,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
             driftSeenAt = -1;
             return;
         }
-        long driftStart = repair && driftSeenAt > 0 ? driftSeenAt : -1;
+        long driftStart = !repair ? -1 : driftSeenAt > 0 ? driftSeenAt : lastEventAt;
         driftSeenAt = -1;
         send(txs, plannedByOwner, driftStart);
     }

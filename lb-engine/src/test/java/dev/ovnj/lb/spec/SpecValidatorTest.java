@@ -1,0 +1,76 @@
+package dev.ovnj.lb.spec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SpecValidatorTest {
+
+    private static List<String> errors(LoadBalancerSpec spec) {
+        return SpecValidator.validate("o", spec).stream().map(e -> e.field() + ": " + e.message()).toList();
+    }
+
+    private static LoadBalancerSpec.Builder base() {
+        return LoadBalancerSpec.builder("s").routers("r");
+    }
+
+    @Test
+    void validSpecsPass() {
+        assertThat(errors(base().tcp("168.119.17.51:2379", "10.1.0.40:2379").udp("168.119.17.51:53").build())).isEmpty();
+        assertThat(errors(base().tcp("[2a01:4f8::10]:443", "[fd00::5]:8443").build())).isEmpty();
+    }
+
+    @Test
+    void eachSyntaxProblemNamesItsField() {
+        assertThat(errors(base().tcp("168.119.17.300:80", "10.0.0.1:80").build()))
+                .containsExactly("vips[0].vip: \"168.119.17.300:80\": \"168.119.17.300\" is not an IPv4 address");
+        assertThat(errors(base().tcp("10.0.0.1:0", "10.0.0.2:80").build())).singleElement().asString()
+                .startsWith("vips[0].vip").contains("out of range");
+        assertThat(errors(base().tcp("10.0.0.1:65536", "10.0.0.2:80").build())).singleElement().asString().contains("out of range 1..65535");
+        assertThat(errors(base().tcp("10.0.0.1", "10.0.0.2").build())).containsExactly("vips[0].vip: \"10.0.0.1\" needs a port (1..65535)");
+        assertThat(errors(base().tcp("10.0.0.1:80", "10.0.0.2").build()))
+                .containsExactly("vips[0].backends[0]: \"10.0.0.2\" needs a port because the VIP has one");
+        assertThat(errors(base().tcp("10.0.0.1:80", "[fd00::1]:80").build()))
+                .containsExactly("vips[0].backends[0]: \"[fd00::1]:80\" is IPv6 but the VIP 10.0.0.1:80 is IPv4");
+        assertThat(errors(base().tcp("fd00::1:80", "[fd00::2]:80").build())).singleElement().asString().contains("[ADDR]:PORT");
+        assertThat(errors(base().tcp("web.example.com:80", "10.0.0.2:80").build())).singleElement().asString().contains("is not an IPv4 address");
+        assertThat(errors(base().tcp("10.0.0.1:80", "10.0.0.2:80", "10.0.0.2:80").build()))
+                .containsExactly("vips[0].backends[1]: \"10.0.0.2:80\" is listed twice");
+        assertThat(errors(LoadBalancerSpec.builder("s").build())).containsExactly("vips: at least one VIP is needed");
+    }
+
+    @Test
+    void optionsAreChecked() {
+        LbOptions bad = LbOptions.DEFAULTS.withAffinityTimeout(70000).withHairpinSnatIp("169.254.0.5:80")
+                .withNeighborResponder("sometimes").withSelectionFields(java.util.Set.of("ip_src", "vlan"));
+        assertThat(errors(base().tcp("10.0.0.1:80", "10.0.0.2:80").options(bad).build())).containsExactlyInAnyOrder(
+                "options.affinityTimeout: 70000 is out of range 1..65535 seconds",
+                "options.hairpinSnatIp: \"169.254.0.5:80\" must be an address without a port",
+                "options.neighborResponder: \"sometimes\" is not one of reachable, all, none",
+                "options.selectionFields: \"vlan\" is not one of eth_src, eth_dst, ip_src, ip_dst, tp_src, tp_dst");
+        assertThat(errors(base().tcp("10.0.0.1:80", "10.0.0.2:80").externalIds(Map.of("ovnj.owner", "x")).build()))
+                .containsExactly("externalIds.ovnj.owner: keys starting with ovnj. are reserved for the engine");
+    }
+
+    @Test
+    void crossSpecProblemsAreFound() {
+        LoadBalancerSpec a = LoadBalancerSpec.builder("a").tcp("10.0.0.1:80", "10.0.0.2:80").build();
+        LoadBalancerSpec b = LoadBalancerSpec.builder("b").tcp("10.0.0.1:80", "10.0.0.3:80").udp("10.0.0.1:80", "10.0.0.3:80").build();
+        LoadBalancerSpec a2 = LoadBalancerSpec.builder("a").tcp("10.0.0.9:80", "10.0.0.2:80").build();
+        Map<String, List<SpecError>> result = SpecValidator.validate("o", List.of(a, b, a2));
+        assertThat(result.get("a")).extracting(SpecError::message).containsExactly("declared twice for this owner");
+        assertThat(result.get("b")).extracting(SpecError::toString)
+                .containsExactly("owner o, spec b, vips[0].vip: tcp 10.0.0.1:80 is already used by spec a of this owner");
+    }
+
+    @Test
+    void endpointsPrintInOvnCanonicalForm() {
+        assertThat(Endpoint.parse("[2a01:04f8:0000:0000::0010]:443")).hasToString("[2a01:4f8::10]:443");
+        assertThat(Endpoint.parse("10.0.0.1:80")).hasToString("10.0.0.1:80");
+        assertThat(Endpoint.parse("10.0.0.1")).hasToString("10.0.0.1");
+        assertThat(Protocol.parse("UDP")).isEqualTo(Protocol.UDP);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Protocol.parse("http")).hasMessage("protocol \"http\" is not one of tcp, udp, sctp");
+    }
+}
