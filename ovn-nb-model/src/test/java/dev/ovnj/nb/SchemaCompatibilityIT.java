@@ -110,6 +110,9 @@ class SchemaCompatibilityIT {
                     .hasMessageContaining("6.3.0");
             assertThat(client.isSynced()).isFalse();
             assertThat(client.compatibility()).isEmpty();
+            // Listener events arrive on the callback thread, possibly after the future failed.
+            dev.ovnj.testkit.Await.until(Northbound.WAIT, "DISCONNECTED event",
+                    () -> events.stream().anyMatch(e -> e.kind() == ConnectionEvent.Kind.DISCONNECTED));
             assertThat(events).anySatisfy(e -> {
                 assertThat(e.kind()).isEqualTo(ConnectionEvent.Kind.DISCONNECTED);
                 assertThat(e.cause()).get().isInstanceOf(SchemaMismatchException.class);
