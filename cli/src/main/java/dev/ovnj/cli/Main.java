@@ -1,13 +1,16 @@
 package dev.ovnj.cli;
 
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code ovnj} command line: one subcommand per job. */
 @Command(name = "ovnj", mixinStandardHelpOptions = true, version = "ovnj 0.1.0-SNAPSHOT",
         description = "OVN Northbound load-balancer client.",
-        subcommands = {DemoCommand.class})
+        subcommands = {ReconcileCommand.class, DiffCommand.class, StatusCommand.class, DemoCommand.class})
 public final class Main {
+    /** Exit code of every failure: unreachable database, invalid file or spec, bad usage. */
+    static final int TROUBLE = 2;
 
     /**
      * Runs the command line and exits with its code.
@@ -25,6 +28,28 @@ public final class Main {
      * @return the exit code
      */
     public static int run(String... args) {
-        return new CommandLine(new Main()).execute(args);
+        boolean verbose = List.of(args).contains("--verbose");
+        if (verbose) {
+            // slf4j-simple reads its level once, when the first logger is made, which is later than this.
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
+        }
+        return new CommandLine(new Main())
+                .setExecutionExceptionHandler((e, cmd, parseResult) -> {
+                    if (verbose) {
+                        e.printStackTrace();
+                    }
+                    cmd.getErr().println(message(e));
+                    cmd.getErr().flush();
+                    return TROUBLE;
+                })
+                .execute(args);
+    }
+
+    /** One line naming the problem: the message for expected failures, the exception for bugs. */
+    private static String message(Exception e) {
+        if (e instanceof DesiredStateException || e instanceof CliFailure) {
+            return e.getMessage();
+        }
+        return "ovnj: unexpected error: " + e + " (run with --verbose for details)";
     }
 }

@@ -2,28 +2,29 @@ package dev.ovnj.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Runs the packaged jar as a separate process, the way the README's first command does. */
+/** Runs the packaged jar's demo as a separate process, the way the README's first command does. */
 class DemoIT {
 
     @Test
-    void demoRunsUnattendedAndShowsTheLoadBalancerOnTheEip() throws Exception {
-        Path jar = Path.of("target", "ovnj.jar");
-        assertThat(Files.exists(jar)).as("shaded jar built in package phase").isTrue();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-jar", jar.toString(), "demo")
-                .redirectErrorStream(true)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                .start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isZero();
-        assertThat(out).contains("168.119.17.51:2379").contains("10.1.0.40:2379,10.1.0.41:2379")
-                .contains("$ ovn-nbctl lr-lb-list shalb-dev");
+    void demoAppliesThroughTheEngineAndRepairsDriftUnattended() {
+        long start = System.nanoTime();
+        OvnjProcess.Result r;
+        try (OvnjProcess p = OvnjProcess.start("demo")) {
+            r = p.await(Duration.ofSeconds(60));
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(60));
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out()).contains("$ ovn-nbctl lb-list").contains("$ ovn-nbctl lr-lb-list shalb-dev")
+                .contains("$ ovn-nbctl ls-lb-list shalb-dev-default")
+                .contains("168.119.17.51:2379").contains("10.1.0.40:2379,10.1.0.41:2379")
+                .contains("[fd00:10:1::100]:443").containsPattern("udp +168\\.119\\.17\\.51:53")
+                .containsPattern("repaired shalb-dev-etcd-lb-tcp \\(recreated[^)]*\\) in \\d+\\.\\d ms")
+                .containsPattern("repaired shalb-dev-ingress-tcp \\(vips\\) in \\d+\\.\\d ms")
+                .contains("the database matches the desired state again")
+                .contains("stopping ovsdb-server");
+        assertThat(r.err()).isEmpty();
     }
 }

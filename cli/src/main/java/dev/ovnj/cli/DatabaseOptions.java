@@ -1,0 +1,107 @@
+package dev.ovnj.cli;
+
+import dev.ovnj.lb.LoadBalancerEngine;
+import dev.ovnj.ovsdb.client.ConnectionEvent;
+import dev.ovnj.ovsdb.client.NotConnectedException;
+import dev.ovnj.ovsdb.client.OvsdbClient;
+import dev.ovnj.ovsdb.client.TlsConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import picocli.CommandLine.Option;
+
+/** How to reach the Northbound database: the options every database command shares. */
+final class DatabaseOptions {
+
+    @Option(names = "--db", required = true, paramLabel = "REMOTES",
+            description = "OVSDB remotes, comma-separated for a cluster: tcp:IP:PORT, ssl:IP:PORT, unix:PATH.")
+    private String remotes;
+
+    @Option(names = {"-p", "--private-key"}, paramLabel = "FILE", description = "Private key (PEM) for ssl: remotes.")
+    private Path privateKey;
+
+    @Option(names = {"-c", "--certificate"}, paramLabel = "FILE", description = "Certificate (PEM) for ssl: remotes.")
+    private Path certificate;
+
+    @Option(names = {"-C", "--ca-cert"}, paramLabel = "FILE", description = "CA certificate (PEM) for ssl: remotes.")
+    private Path caCert;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10",
+            description = "Give up when the database cannot be reached (or does not accept changes) within this time (default: ${DEFAULT-VALUE}).")
+    private double timeoutSeconds;
+
+    @Option(names = "--verbose", description = "Log what the client and engine do and print stack traces of errors.")
+    private boolean verbose;
+
+    /** How long to wait for the database. */
+    Duration timeout() {
+        return Duration.ofMillis((long) (timeoutSeconds * 1000));
+    }
+
+    /** The remotes as given. */
+    String remotes() {
+        return remotes;
+    }
+
+    /**
+     * Connects a client that replicates what the engine needs, and waits for its first sync.
+     *
+     * @return the synced client
+     * @throws CliFailure when the options are inconsistent or the database is not reachable in time
+     */
+    OvsdbClient connect() {
+        if (timeoutSeconds <= 0) {
+            throw new CliFailure("--timeout must be positive: " + timeoutSeconds);
+        }
+        OvsdbClient.Builder b = OvsdbClient.builder().monitor(LoadBalancerEngine.monitorRequest())
+                .backoff(Duration.ofMillis(100), Duration.ofSeconds(2));
+        try {
+            b.remotes(remotes);
+        } catch (IllegalArgumentException e) {
+            throw new CliFailure("--db: " + e.getMessage(), e);
+        }
+        if (privateKey != null || certificate != null || caCert != null) {
+            if (privateKey == null || certificate == null || caCert == null) {
+                throw new CliFailure("ssl: remotes need all of --private-key, --certificate and --ca-cert");
+            }
+            b.tls(new TlsConfig(privateKey, certificate, caCert));
+        } else if (remotes.contains("ssl:")) {
+            throw new CliFailure("--db " + remotes + ": ssl: remotes need --private-key, --certificate and --ca-cert");
+        }
+        OvsdbClient client;
+        try {
+            client = b.build();
+        } catch (IllegalArgumentException e) {
+            throw new CliFailure("--db: " + e.getMessage(), e);
+        }
+        AtomicReference<Throwable> lastError = new AtomicReference<>();
+        client.addConnectionListener(event -> {
+            if (event.kind() == ConnectionEvent.Kind.DISCONNECTED) {
+                event.cause().ifPresent(lastError::set);
+            }
+        });
+        try {
+            return client.startAndWait(timeout());
+        } catch (NotConnectedException e) {
+            client.close();
+            Throwable cause = lastError.get();
+            throw new CliFailure("cannot reach the OVN Northbound database at " + remotes + " within "
+                    + seconds(timeout()) + (cause == null ? "" : " (last error: " + describe(cause) + ")"), e);
+        }
+    }
+
+    /** Whether {@code --verbose} was given. */
+    boolean verbose() {
+        return verbose;
+    }
+
+    private static String describe(Throwable t) {
+        String m = t.getMessage();
+        return m == null || m.isBlank() ? t.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
+    }
+
+    static String seconds(Duration d) {
+        double s = d.toMillis() / 1000.0;
+        return (s == Math.rint(s) ? Long.toString((long) s) : Double.toString(s)) + " s";
+    }
+}

@@ -1,0 +1,224 @@
+package dev.ovnj.cli;
+
+import dev.ovnj.lb.spec.LbOptions;
+import dev.ovnj.lb.spec.LoadBalancerSpec;
+import dev.ovnj.lb.spec.Protocol;
+import dev.ovnj.lb.spec.VipSpec;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Turns a desired-state file (docs/desired-state.md) into load balancer specs. Structure is checked
+ * here, strictly, because a misspelt field silently ignored would be a load balancer silently
+ * wrong; values (addresses, ports, option ranges) are left to the engine's validator, whose errors
+ * {@link DesiredState#problems} places in the file.
+ */
+final class DesiredStateReader {
+    private static final Set<String> TOP = Set.of("owner", "loadBalancers");
+    private static final Set<String> LOAD_BALANCER = Set.of("name", "routers", "switches", "group", "vips", "options", "externalIds");
+    private static final Set<String> VIP = Set.of("vip", "protocol", "backends");
+    private static final Set<String> OPTIONS = Set.of("affinityTimeout", "reject", "skipSnat", "hairpinSnatIp",
+            "neighborResponder", "selectionFields");
+
+    private final String source;
+
+    private DesiredStateReader(String source) {
+        this.source = source;
+    }
+
+    /**
+     * Reads a file.
+     *
+     * @param file a YAML or JSON file
+     * @return its desired state
+     * @throws DesiredStateException naming file, line and field of the first structural problem
+     */
+    static DesiredState read(Path file) {
+        return new DesiredStateReader(file.toString()).state(SourceTree.read(file));
+    }
+
+    /**
+     * Parses text.
+     *
+     * @param name the file name for messages (a {@code .json} name means JSON)
+     * @param text the document
+     * @return its desired state
+     * @throws DesiredStateException naming file, line and field of the first structural problem
+     */
+    static DesiredState parse(String name, String text) {
+        return new DesiredStateReader(name).state(SourceTree.parse(name, text));
+    }
+
+    private DesiredState state(SourceNode root) {
+        Map<String, SourceNode> top = object(root, "the document", TOP);
+        Optional<String> owner = optional(top, "owner").map(n -> string(n, "owner"));
+        SourceNode list = top.get("loadBalancers");
+        if (list == null) {
+            throw error(root, "missing field \"loadBalancers\" (write loadBalancers: [] to remove all of the owner's load balancers)");
+        }
+        List<DeclaredSpec> declared = new ArrayList<>();
+        if (list.value() != null) {
+            List<SourceNode> elements = array(list, "loadBalancers");
+            for (int i = 0; i < elements.size(); i++) {
+                declared.add(new DeclaredSpec(loadBalancer(elements.get(i), "loadBalancers[" + i + "]"), elements.get(i)));
+            }
+        }
+        return new DesiredState(source, owner, declared);
+    }
+
+    private LoadBalancerSpec loadBalancer(SourceNode node, String path) {
+        Map<String, SourceNode> f = object(node, path, LOAD_BALANCER);
+        SourceNode name = f.get("name");
+        if (name == null || name.value() == null) {
+            throw error(node, "missing field \"name\" in " + path);
+        }
+        LoadBalancerSpec.Builder b = LoadBalancerSpec.builder(string(name, path + ".name"));
+        optional(f, "routers").ifPresent(n -> b.routers(strings(n, path + ".routers").toArray(String[]::new)));
+        optional(f, "switches").ifPresent(n -> b.switches(strings(n, path + ".switches").toArray(String[]::new)));
+        optional(f, "group").ifPresent(n -> b.group(string(n, path + ".group")));
+        SourceNode vips = f.get("vips");
+        if (vips == null || vips.value() == null) {
+            throw error(node, "missing field \"vips\" in " + path);
+        }
+        List<SourceNode> elements = array(vips, path + ".vips");
+        for (int i = 0; i < elements.size(); i++) {
+            b.vip(vip(elements.get(i), path + ".vips[" + i + "]"));
+        }
+        optional(f, "options").ifPresent(n -> b.options(options(n, path + ".options")));
+        optional(f, "externalIds").ifPresent(n -> b.externalIds(externalIds(n, path + ".externalIds")));
+        return b.build();
+    }
+
+    private VipSpec vip(SourceNode node, String path) {
+        Map<String, SourceNode> f = object(node, path, VIP);
+        SourceNode vip = f.get("vip");
+        if (vip == null || vip.value() == null) {
+            throw error(node, "missing field \"vip\" in " + path);
+        }
+        Protocol protocol = optional(f, "protocol").map(n -> {
+            String text = string(n, path + ".protocol");
+            try {
+                return Protocol.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw error(n, path + ".protocol: \"" + text + "\" is not one of tcp, udp, sctp");
+            }
+        }).orElse(Protocol.TCP);
+        List<String> backends = optional(f, "backends").map(n -> strings(n, path + ".backends")).orElse(List.of());
+        return VipSpec.of(protocol, string(vip, path + ".vip"), backends);
+    }
+
+    private LbOptions options(SourceNode node, String path) {
+        Map<String, SourceNode> f = object(node, path, OPTIONS);
+        LbOptions o = LbOptions.DEFAULTS;
+        Optional<SourceNode> affinity = optional(f, "affinityTimeout");
+        if (affinity.isPresent()) {
+            o = o.withAffinityTimeout(integer(affinity.get(), path + ".affinityTimeout"));
+        }
+        Optional<SourceNode> reject = optional(f, "reject");
+        if (reject.isPresent()) {
+            o = o.withReject(bool(reject.get(), path + ".reject"));
+        }
+        Optional<SourceNode> skipSnat = optional(f, "skipSnat");
+        if (skipSnat.isPresent()) {
+            o = o.withSkipSnat(bool(skipSnat.get(), path + ".skipSnat"));
+        }
+        Optional<SourceNode> hairpin = optional(f, "hairpinSnatIp");
+        if (hairpin.isPresent()) {
+            o = o.withHairpinSnatIp(string(hairpin.get(), path + ".hairpinSnatIp"));
+        }
+        Optional<SourceNode> responder = optional(f, "neighborResponder");
+        if (responder.isPresent()) {
+            o = o.withNeighborResponder(string(responder.get(), path + ".neighborResponder"));
+        }
+        Optional<SourceNode> selection = optional(f, "selectionFields");
+        if (selection.isPresent()) {
+            o = o.withSelectionFields(new LinkedHashSet<>(strings(selection.get(), path + ".selectionFields")));
+        }
+        return o;
+    }
+
+    private Map<String, String> externalIds(SourceNode node, String path) {
+        Map<String, SourceNode> f = object(node, path, null);
+        Map<String, String> out = new LinkedHashMap<>();
+        f.forEach((k, v) -> {
+            // external_ids values are strings in OVSDB; YAML reads team: 1 as a number, and
+            // refusing that would only annoy.
+            if (v.value() == null || v.isObject() || v.isArray()) {
+                throw error(v, path + "." + k + " must be a string, not " + v.kind());
+            }
+            out.put(k, v.value() instanceof BigDecimal d ? d.toPlainString() : v.value().toString());
+        });
+        return out;
+    }
+
+    private Map<String, SourceNode> object(SourceNode node, String path, Set<String> allowed) {
+        if (!node.isObject()) {
+            throw error(node, path + " must be an object, not " + node.kind());
+        }
+        if (allowed != null) {
+            node.fields().forEach((k, v) -> {
+                if (!allowed.contains(k)) {
+                    throw error(v, "unknown field \"" + k + "\" in " + path);
+                }
+            });
+        }
+        return node.fields();
+    }
+
+    /** A field that may be left out or written as null (an empty YAML value). */
+    private static Optional<SourceNode> optional(Map<String, SourceNode> fields, String key) {
+        return Optional.ofNullable(fields.get(key)).filter(n -> n.value() != null);
+    }
+
+    private List<SourceNode> array(SourceNode node, String path) {
+        if (!node.isArray()) {
+            throw error(node, path + " must be a list, not " + node.kind());
+        }
+        return node.elements();
+    }
+
+    private String string(SourceNode node, String path) {
+        if (!(node.value() instanceof String s)) {
+            throw error(node, path + " must be a string, not " + node.kind());
+        }
+        return s;
+    }
+
+    private List<String> strings(SourceNode node, String path) {
+        List<SourceNode> elements = array(node, path);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < elements.size(); i++) {
+            out.add(string(elements.get(i), path + "[" + i + "]"));
+        }
+        return out;
+    }
+
+    private boolean bool(SourceNode node, String path) {
+        if (!(node.value() instanceof Boolean b)) {
+            throw error(node, path + " must be true or false, not " + node.kind());
+        }
+        return b;
+    }
+
+    private int integer(SourceNode node, String path) {
+        if (!(node.value() instanceof Number n) || n instanceof BigDecimal || n instanceof Double || n instanceof Float) {
+            throw error(node, path + " must be a whole number, not " + node.kind());
+        }
+        long v = n.longValue();
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE || !(n instanceof Integer || n instanceof Long)) {
+            throw error(node, path + ": " + n + " is out of range");
+        }
+        return (int) v;
+    }
+
+    private DesiredStateException error(SourceNode at, String message) {
+        return new DesiredStateException(source + ":" + at.line() + ": " + message);
+    }
+}

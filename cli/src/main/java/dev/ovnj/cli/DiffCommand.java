@@ -1,0 +1,41 @@
+package dev.ovnj.cli;
+
+import dev.ovnj.lb.plan.LoadBalancerPlan;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code ovnj diff}: what {@code reconcile} would change, without writing; exit codes as diff(1). */
+@Command(name = "diff", mixinStandardHelpOptions = true,
+        description = {"Print the plan that reconcile would carry out, without writing.",
+                "Exit 0: in sync; 1: changes pending (or waiting for a router, switch or group); 2: invalid file or spec, or no database."})
+final class DiffCommand implements Callable<Integer> {
+
+    @Mixin
+    private DatabaseOptions db;
+
+    @Option(names = {"-f", "--file"}, required = true, paramLabel = "FILE", description = "Desired state, YAML or JSON.")
+    private Path file;
+
+    @Option(names = "--owner", paramLabel = "NAME", description = "Owner to plan for; overrides the file's owner.")
+    private String owner;
+
+    @Override
+    public Integer call() {
+        DesiredState state = DesiredStateReader.read(file);
+        String who = state.ownerOr(owner);
+        try (NorthboundSession session = NorthboundSession.open(db)) {
+            EffectiveSpecs specs = EffectiveSpecs.of(state, who, NorthboundSnapshot.of(session.client().cache()));
+            LoadBalancerPlan plan = session.engine().plan(who, specs.specs());
+            System.out.print(plan);
+            System.out.flush();
+            specs.problems().forEach(System.err::println);
+            if (!specs.problems().isEmpty()) {
+                return 2;
+            }
+            return plan.isEmpty() && plan.pending().isEmpty() ? 0 : 1;
+        }
+    }
+}

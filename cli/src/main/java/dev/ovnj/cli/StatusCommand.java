@@ -1,0 +1,48 @@
+package dev.ovnj.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ovnj status}: the owned load balancers as the database holds them, and their problems.
+ * Reads the client's cache only. The database does not record where a spec wanted to be attached,
+ * so routers and switches that do not exist are found only when {@code --file} says what is wanted.
+ */
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = {"List the load balancers ovnj owns: VIPs, backends, protocol, attachments and problems.",
+                "Exit 0: no problems; 1: problems listed; 2: no database, or an invalid --file."})
+final class StatusCommand implements Callable<Integer> {
+
+    @Mixin
+    private DatabaseOptions db;
+
+    @Option(names = "--owner", paramLabel = "NAME", description = "Only this owner's load balancers (default: every owner's).")
+    private String owner;
+
+    @Option(names = {"-f", "--file"}, paramLabel = "FILE",
+            description = "Also report what this desired state wants that does not exist (routers, switches).")
+    private Path file;
+
+    @Override
+    public Integer call() {
+        DesiredState state = file == null ? null : DesiredStateReader.read(file);
+        String who = state == null ? owner : state.ownerOr(owner);
+        try (NorthboundSession session = NorthboundSession.open(db)) {
+            NorthboundSnapshot snapshot = NorthboundSnapshot.of(session.client().cache());
+            Map<String, List<String>> pending = Map.of();
+            if (state != null) {
+                EffectiveSpecs specs = EffectiveSpecs.of(state, who, snapshot);
+                pending = session.engine().plan(who, specs.specs()).pending();
+            }
+            StatusReport report = StatusReport.of(snapshot, who, pending);
+            report.lines().forEach(System.out::println);
+            System.out.flush();
+            return report.problems() == 0 ? 0 : 1;
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package dev.ovnj.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.ovnj.lb.spec.LoadBalancerSpec;
+import dev.ovnj.lb.spec.Protocol;
+import dev.ovnj.lb.spec.VipSpec;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class DesiredStateReaderTest {
+
+    static final String FULL = """
+            owner: kube-dc
+            loadBalancers:
+              - name: shalb-dev-etcd-lb
+                routers: [shalb-dev]
+                switches: [shalb-dev-default]
+                vips:
+                  - vip: 168.119.17.51:2379
+                    protocol: udp
+                    backends: [10.1.0.40:2379, 10.1.0.41:2379]
+                options:
+                  affinityTimeout: 10800
+                  reject: true
+                  skipSnat: true
+                  hairpinSnatIp: 169.254.0.5
+                  neighborResponder: reachable
+                  selectionFields: [ip_src, ip_dst]
+                externalIds: {team: infra, cost: 42}
+              - name: grouped
+                group: shalb-dev-lbs
+                vips:
+                  - vip: 168.119.17.52:80
+            """;
+
+    @Test
+    void readsEveryField() {
+        DesiredState s = DesiredStateReader.parse("state.yaml", FULL);
+        assertThat(s.owner()).contains("kube-dc");
+        LoadBalancerSpec etcd = s.specs().get(0);
+        assertThat(etcd.name()).isEqualTo("shalb-dev-etcd-lb");
+        assertThat(etcd.routers()).containsExactly("shalb-dev");
+        assertThat(etcd.switches()).containsExactly("shalb-dev-default");
+        assertThat(etcd.group()).isEmpty();
+        assertThat(etcd.vips()).containsExactly(new VipSpec("168.119.17.51:2379", Protocol.UDP, List.of("10.1.0.40:2379", "10.1.0.41:2379")));
+        assertThat(etcd.options().affinityTimeout()).isEqualTo(OptionalInt.of(10800));
+        assertThat(etcd.options().reject()).isTrue();
+        assertThat(etcd.options().skipSnat()).isTrue();
+        assertThat(etcd.options().hairpinSnatIp()).contains("169.254.0.5");
+        assertThat(etcd.options().neighborResponder()).contains("reachable");
+        assertThat(etcd.options().selectionFields()).containsExactlyInAnyOrder("ip_src", "ip_dst");
+        assertThat(etcd.externalIds()).isEqualTo(Map.of("team", "infra", "cost", "42"));
+    }
+
+    @Test
+    void leftOutFieldsTakeTheirDefaults() {
+        LoadBalancerSpec grouped = DesiredStateReader.parse("state.yaml", FULL).specs().get(1);
+        assertThat(grouped.group()).contains("shalb-dev-lbs");
+        assertThat(grouped.routers()).isEmpty();
+        assertThat(grouped.switches()).isEmpty();
+        assertThat(grouped.vips()).containsExactly(new VipSpec("168.119.17.52:80", Protocol.TCP, List.of()));
+        assertThat(grouped.options().affinityTimeout()).isEmpty();
+        assertThat(grouped.options().reject()).isFalse();
+        assertThat(grouped.options().skipSnat()).isFalse();
+        assertThat(grouped.options().hairpinSnatIp()).isEqualTo(Optional.empty());
+        assertThat(grouped.options().selectionFields()).isEqualTo(Set.of());
+        assertThat(grouped.externalIds()).isEmpty();
+    }
+
+    @Test
+    void readsJsonAndTheOwnerOptionWins() {
+        DesiredState s = DesiredStateReader.parse("state.json", """
+                {"owner": "a", "loadBalancers": [
+                  {"name": "web", "vips": [{"vip": "10.0.0.1:80", "protocol": "sctp", "backends": ["10.0.1.1:80"]}]}
+                ]}""");
+        assertThat(s.specs()).singleElement().extracting(sp -> sp.vips().get(0).protocol()).isEqualTo(Protocol.SCTP);
+        assertThat(s.ownerOr("b")).isEqualTo("b");
+        assertThat(s.ownerOr(null)).isEqualTo("a");
+    }
+
+    @Test
+    void anEmptyListDeclaresNoLoadBalancersButAMissingOneIsAnError() {
+        assertThat(DesiredStateReader.parse("s.yaml", "owner: a\nloadBalancers: []\n").specs()).isEmpty();
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", "owner: a\n"))
+                .hasMessage("s.yaml:1: missing field \"loadBalancers\" (write loadBalancers: [] to remove all of the owner's load balancers)");
+    }
+
+    @Test
+    void unknownFieldsNameTheFieldTheLineAndWhereTheyAre() {
+        String text = FULL.replace("      - vip: 168.119.17.52:80", "      - vipz: 168.119.17.52:80");
+        assertThatThrownBy(() -> DesiredStateReader.parse("state.yaml", text))
+                .isInstanceOf(DesiredStateException.class)
+                .hasMessage("state.yaml:21: unknown field \"vipz\" in loadBalancers[1].vips[0]");
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", "owner: a\nloadBalancer: []\n"))
+                .hasMessage("s.yaml:2: unknown field \"loadBalancer\" in the document");
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", FULL.replace("skipSnat", "skipSnatt")))
+                .hasMessage("s.yaml:13: unknown field \"skipSnatt\" in loadBalancers[0].options");
+    }
+
+    @Test
+    void wrongTypesNameTheFieldAndTheLine() {
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", FULL.replace("affinityTimeout: 10800", "affinityTimeout: long")))
+                .hasMessage("s.yaml:11: loadBalancers[0].options.affinityTimeout must be a whole number, not a string");
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", FULL.replace("reject: true", "reject: 1")))
+                .hasMessage("s.yaml:12: loadBalancers[0].options.reject must be true or false, not a number");
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", FULL.replace("routers: [shalb-dev]", "routers: shalb-dev")))
+                .hasMessage("s.yaml:4: loadBalancers[0].routers must be a list, not a string");
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", FULL.replace("backends: [10.1.0.40:2379, 10.1.0.41:2379]", "backends: [{a: 1}]")))
+                .hasMessage("s.yaml:9: loadBalancers[0].vips[0].backends[0] must be a string, not an object");
+    }
+
+    @Test
+    void anUnknownProtocolIsNamedWithItsLine() {
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", FULL.replace("protocol: udp", "protocol: icmp")))
+                .hasMessage("s.yaml:8: loadBalancers[0].vips[0].protocol: \"icmp\" is not one of tcp, udp, sctp");
+    }
+
+    @Test
+    void missingRequiredFieldsAndSyntaxErrorsAreNamed() {
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", "loadBalancers:\n  - vips: []\n"))
+                .hasMessage("s.yaml:2: missing field \"name\" in loadBalancers[0]");
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", "loadBalancers:\n  - name: x\n"))
+                .hasMessage("s.yaml:2: missing field \"vips\" in loadBalancers[0]");
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", "owner: a\nowner: b\nloadBalancers: []\n"))
+                .hasMessage("s.yaml:2: field \"owner\" is given twice");
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.json", "{\"owner\": \"a\",\n \"loadBalancers\": [}"))
+                .hasMessageStartingWith("s.json:2: not valid JSON: ");
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", "owner: [a\nloadBalancers: []\n"))
+                .hasMessageStartingWith("s.yaml:").hasMessageContaining("not valid YAML");
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", "")).hasMessage("s.yaml: the file is empty");
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", "loadBalancers: []\n").ownerOr(null))
+                .hasMessage("s.yaml: no owner: set \"owner\" in the file or pass --owner");
+    }
+
+    @Test
+    void theEnginesValidationErrorsArePlacedOnTheirLines() {
+        String text = FULL.replace("168.119.17.51:2379\n", "168.119.17.51\n").replace("affinityTimeout: 10800", "affinityTimeout: 70000")
+                .replace("team: infra", "ovnj.x: infra");
+        List<DesiredState.SpecProblem> problems = DesiredStateReader.parse("s.yaml", text).problems("kube-dc");
+        assertThat(problems).extracting(DesiredState.SpecProblem::message).containsExactlyInAnyOrder(
+                "s.yaml:7: owner kube-dc, spec shalb-dev-etcd-lb, vips[0].vip: \"168.119.17.51\" needs a port (1..65535)",
+                "s.yaml:11: owner kube-dc, spec shalb-dev-etcd-lb, options.affinityTimeout: 70000 is out of range 1..65535 seconds",
+                "s.yaml:17: owner kube-dc, spec shalb-dev-etcd-lb, externalIds.ovnj.x: keys starting with ovnj. are reserved for the engine");
+    }
+}
