@@ -27,7 +27,7 @@ final class DiffCommand implements Callable<Integer> {
         DesiredState state = DesiredStateReader.read(file);
         String who = state.ownerOr(owner);
         try (NorthboundSession session = NorthboundSession.open(db)) {
-            EffectiveSpecs specs = EffectiveSpecs.of(state, who, NorthboundSnapshot.of(session.client().cache()));
+            EffectiveSpecs specs = EffectiveSpecs.of(state, who);
             LoadBalancerPlan plan = session.engine().plan(who, specs.specs());
             System.out.print(plan);
             System.out.flush();

@@ -99,7 +99,7 @@ final class ReconcileCommand implements Callable<Integer> {
 
     /** Applies once, prints a summary, and returns the exit code of a one-shot reconcile. */
     private int apply(NorthboundSession session, DesiredState state, String who, PrintStream out) throws InterruptedException {
-        EffectiveSpecs specs = EffectiveSpecs.of(state, who, NorthboundSnapshot.of(session.client().cache()));
+        EffectiveSpecs specs = EffectiveSpecs.of(state, who);
         specs.problems().forEach(System.err::println);
         ApplyResult result;
         try {
@@ -112,7 +112,7 @@ final class ReconcileCommand implements Callable<Integer> {
         int applied = 0;
         int pending = 0;
         for (SpecStatus s : result.statuses().values()) {
-            if (specs.kept().contains(s.spec())) {
+            if (s.state() == SpecStatus.State.INVALID) {
                 continue;
             }
             if (s.state() == SpecStatus.State.PENDING) {
@@ -128,10 +128,7 @@ final class ReconcileCommand implements Callable<Integer> {
             summary.append(", ").append(pending).append(" pending");
         }
         if (!specs.invalid().isEmpty()) {
-            summary.append(", ").append(specs.invalid().size()).append(" invalid, not written");
-            if (!specs.kept().isEmpty()) {
-                summary.append(" (kept as the database has them: ").append(String.join(", ", specs.kept())).append(')');
-            }
+            summary.append(", ").append(specs.invalid().size()).append(" invalid, not written (the database keeps what it has for them)");
         }
         out.println(summary);
         out.flush();

@@ -36,7 +36,7 @@ final class StatusCommand implements Callable<Integer> {
             NorthboundSnapshot snapshot = NorthboundSnapshot.of(session.client().cache());
             Map<String, List<String>> pending = Map.of();
             if (state != null) {
-                EffectiveSpecs specs = EffectiveSpecs.of(state, who, snapshot);
+                EffectiveSpecs specs = EffectiveSpecs.of(state, who);
                 pending = session.engine().plan(who, specs.specs()).pending();
             }
             StatusReport report = StatusReport.of(snapshot, who, pending);

@@ -1,5 +1,6 @@
 package dev.ovnj.cli;
 
+import dev.ovnj.nb.eip.IpNetwork;
 import dev.ovnj.lb.spec.Endpoint;
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -68,7 +69,7 @@ record StatusReport(List<String> lines, int problems) {
         List<String> out = new ArrayList<>();
         for (String router : snapshot.effectiveRouters(lb)) {
             List<String> networks = snapshot.routerNetworks().getOrDefault(router, List.of());
-            List<Cidr> cidrs = networks.stream().map(Cidr::parse).flatMap(Optional::stream).toList();
+            List<IpNetwork> cidrs = networks.stream().map(StatusReport::network).flatMap(Optional::stream).toList();
             for (String vip : lb.vips().keySet()) {
                 Optional<InetAddress> ip = address(vip);
                 if (ip.isPresent() && cidrs.stream().noneMatch(c -> c.contains(ip.get()))) {
@@ -78,6 +79,14 @@ record StatusReport(List<String> lines, int problems) {
             }
         }
         return out;
+    }
+
+    private static Optional<IpNetwork> network(String cidr) {
+        try {
+            return Optional.of(IpNetwork.parse(cidr));
+        } catch (IllegalArgumentException malformed) {
+            return Optional.empty();
+        }
     }
 
     private static Optional<InetAddress> address(String vip) {

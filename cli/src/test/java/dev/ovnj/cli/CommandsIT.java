@@ -126,7 +126,7 @@ class CommandsIT {
         OvnjProcess.Result r = OvnjProcess.run("reconcile", "--db", server.remote(), "--file", bad.toString());
         assertThat(r.exit()).as(r.toString()).isEqualTo(2);
         assertThat(r.err()).contains("bad.yaml:14: owner kube-dc, spec shalb-dev-dns, vips[0].backends[0]");
-        assertThat(r.out()).contains("kept as the database has them: shalb-dev-dns");
+        assertThat(r.out()).contains("1 invalid, not written (the database keeps what it has for them)");
         assertThat(nbctl.run("get", "Load_Balancer", "shalb-dev-dns-udp", "vips")).isEqualTo(before);
         assertThat(nbctl.run("get", "Load_Balancer", "shalb-dev-etcd-lb-tcp", "vips")).contains("10.1.0.42:2379");
     }

@@ -94,6 +94,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
         this.retryDelay = b.minRetry;
         this.lockName = Optional.ofNullable(b.lockName);
         this.eipPolicy = b.eipPolicy;
+        // Here rather than in start(): plan() reads through these indexes too.
+        Planner.indexes().forEach(client.cache()::addIndex);
         this.loop = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "ovnj-engine");
             t.setDaemon(true);
@@ -128,7 +130,6 @@ public final class LoadBalancerEngine implements AutoCloseable {
      * @return this engine
      */
     public LoadBalancerEngine start() {
-        Planner.indexes().forEach(client.cache()::addIndex);
         client.cache().addListener(cacheListener);
         client.addConnectionListener(this::onConnection);
         lockName.ifPresent(name -> {
@@ -162,7 +163,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
 
     /**
      * Declares the complete set of load balancers of {@code owner}: rows of the owner that no spec
-     * names are deleted. Invalid specs are not written (a previous valid version stays); the others
+     * names are deleted. Nothing is written for an invalid spec: whatever the database holds for it stays
+     * as it is (or, within this engine's lifetime, its previous valid version is kept); the others
      * proceed.
      *
      * @param owner the owner, e.g. a controller or tenant name
@@ -251,7 +253,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
                 invalid.put(s.name(), errors.stream().map(e -> e.field() + ": " + e.message()).toList());
             }
         }
-        return Planner.plan(owner, valid, client.cache()).withInvalid(invalid);
+        // As apply() does: an invalid spec's existing rows are neither changed nor deleted.
+        return Planner.plan(owner, valid, client.cache(), invalid.keySet()).withInvalid(invalid);
     }
 
     /**
@@ -530,9 +533,15 @@ public final class LoadBalancerEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * Specs whose existing rows must stay as they are: invalid ones (nothing is written for an
+     * invalid spec, and that includes deleting what an earlier valid version wrote) and ones the
+     * EIP policy holds back.
+     */
     private static Set<String> rejectedRows(OwnerState state, List<LoadBalancerSpec> planned) {
         Set<String> kept = new java.util.HashSet<>(state.valid.keySet());
         planned.forEach(s -> kept.remove(s.name()));
+        kept.addAll(state.invalid.keySet());
         return kept;
     }
 
@@ -560,7 +569,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
         Map<String, List<String>> warnings = new LinkedHashMap<>();
         for (String conflict : plan.conflicts()) {
             for (String spec : state.valid.keySet()) {
-                if (conflict.contains(" named " + spec + "-")) {
+                if (rowsOf(state.valid.get(spec)).stream().anyMatch(row -> conflict.contains(" named " + row + " "))) {
                     warnings.computeIfAbsent(spec, k -> new ArrayList<>()).add(conflict);
                 }
             }
@@ -637,6 +646,13 @@ public final class LoadBalancerEngine implements AutoCloseable {
         return t;
     }
 
+    /** The Load_Balancer row names a spec owns: exact names, so spec web never claims web-v6's rows. */
+    private static Set<String> rowsOf(LoadBalancerSpec spec) {
+        Set<String> rows = new java.util.HashSet<>();
+        spec.protocols().forEach(p -> rows.add(spec.name() + "-" + p.wireValue()));
+        return rows;
+    }
+
     /** Repair counters of one spec. */
     private record Repairs(long count, Optional<Duration> last) {
         static final Repairs NONE = new Repairs(0, Optional.empty());
@@ -664,7 +680,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
 
         void recordRepair(String row, Duration latency) {
             for (LoadBalancerSpec spec : valid.values()) {
-                if (row.startsWith(spec.name() + "-") || spec.group().filter(row::equals).isPresent()) {
+                if (rowsOf(spec).contains(row) || spec.group().filter(row::equals).isPresent()) {
                     Repairs r = repairs.getOrDefault(spec.name(), Repairs.NONE);
                     repairs.put(spec.name(), new Repairs(r.count + 1, Optional.of(latency)));
                 }
