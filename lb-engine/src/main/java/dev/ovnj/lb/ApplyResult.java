@@ -11,7 +11,12 @@ import java.util.Map;
  */
 public record ApplyResult(String owner, Map<String, SpecStatus> statuses) {
 
-    /** Copies the map. */
+    /**
+     * Copies the map.
+     *
+     * @param owner the owner
+     * @param statuses spec name to status
+     */
     public ApplyResult {
         statuses = Map.copyOf(statuses);
     }

@@ -14,7 +14,11 @@ public final class InvalidSpecException extends RuntimeException {
         this.errors = List.copyOf(errors);
     }
 
-    /** Every problem found, each naming owner, spec and field. */
+    /**
+     * Every problem found, each naming owner, spec and field.
+     *
+     * @return every problem found, each naming owner, spec and field
+     */
     public List<SpecError> errors() {
         return errors;
     }

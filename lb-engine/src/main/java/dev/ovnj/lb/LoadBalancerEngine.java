@@ -270,12 +270,20 @@ public final class LoadBalancerEngine implements AutoCloseable {
         });
     }
 
-    /** Whether the engine can write now (connected, synced, and holding its lock if it uses one). */
+    /**
+     * Whether the engine can write now (connected, synced, and holding its lock if it uses one).
+     *
+     * @return whether the engine can write now (connected, synced, and holding its lock if it uses one)
+     */
     public boolean isAvailable() {
         return onLoop(() -> available);
     }
 
-    /** Counters since start. */
+    /**
+     * Counters since start.
+     *
+     * @return counters since start
+     */
     public EngineMetrics metrics() {
         return new EngineMetrics(transactions.get(), operations.get(), repairs.get(), conflicts.get(), retries.get(),
                 failures.get(), plans.get(), lastPlanMicros);

@@ -33,7 +33,18 @@ public record SpecStatus(String owner, String spec, State state, List<String> re
         INVALID
     }
 
-    /** Copies the collections. */
+    /**
+     * Copies the collections.
+     *
+     * @param lastRepair latency of the most recent repair, from seeing the drift to the repair committed
+     * @param owner the owner
+     * @param reasons why it is pending or invalid
+     * @param repairs how many times drift on its rows was repaired
+     * @param rows UUIDs of its Load_Balancer rows when applied
+     * @param spec the spec's name
+     * @param state the state
+     * @param warnings problems that do not stop it (foreign rows with its name, an EIP OVN will not answer ARP for)
+     */
     public SpecStatus {
         reasons = List.copyOf(reasons);
         warnings = List.copyOf(warnings);

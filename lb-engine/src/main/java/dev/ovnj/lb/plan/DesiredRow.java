@@ -37,7 +37,20 @@ public record DesiredRow(String rowName, String spec, Protocol protocol, Map<Str
     /** {@code external_ids} key naming the spec a row realizes. */
     public static final String SPEC_KEY = "ovnj.spec";
 
-    /** Copies the collections. */
+    /**
+     * Copies the collections.
+     *
+     * @param externalIds {@code external_ids}, including the ownership keys
+     * @param group the group to attach through, if any
+     * @param options {@code options}
+     * @param protocol the row's protocol
+     * @param routers routers to attach to (directly, or through the group when there is one)
+     * @param rowName the row's {@code name}
+     * @param selectionFields {@code selection_fields}
+     * @param spec the spec it comes from
+     * @param switches switches to attach to (directly, or through the group when there is one)
+     * @param vips {@code vips}: VIP to comma-joined backends
+     */
     public DesiredRow {
         vips = Map.copyOf(vips);
         options = Map.copyOf(options);

@@ -23,7 +23,17 @@ public record LoadBalancerPlan(String owner, List<PlanChange> changes, Map<UUID,
                                Map<String, List<String>> pending, List<String> conflicts, Map<String, Set<UUID>> applied,
                                Map<String, List<String>> invalid) {
 
-    /** Copies the collections. */
+    /**
+     * Copies the collections.
+     *
+     * @param applied spec name to the UUIDs of its rows, for specs already fully in place
+     * @param changes the changes, in the order they are written
+     * @param conflicts human-readable conflicts with foreign rows (reported, never acted on)
+     * @param guards for every owned row the plan changes, the column values it was planned from; the transaction waits on them so a concurrent writer makes it fail instead of being clobbered
+     * @param invalid spec name to its validation errors; nothing is planned for these
+     * @param owner the owner
+     * @param pending spec name to the reasons it cannot be completed yet
+     */
     public LoadBalancerPlan {
         changes = List.copyOf(changes);
         guards = Map.copyOf(guards);
@@ -43,7 +53,11 @@ public record LoadBalancerPlan(String owner, List<PlanChange> changes, Map<UUID,
         return new LoadBalancerPlan(owner, changes, guards, pending, conflicts, applied, errors);
     }
 
-    /** Whether nothing needs writing. */
+    /**
+     * Whether nothing needs writing.
+     *
+     * @return whether nothing needs writing
+     */
     public boolean isEmpty() {
         return changes.isEmpty();
     }

@@ -7,7 +7,11 @@ import java.util.UUID;
 /** One step of a {@link LoadBalancerPlan}; each renders as one line of the readable plan. */
 public sealed interface PlanChange {
 
-    /** The load balancer row concerned (its {@code name}), or the group for group changes. */
+    /**
+     * The load balancer row concerned (its {@code name}), or the group for group changes.
+     *
+     * @return the load balancer row concerned (its {
+     */
     String subject();
 
     /**

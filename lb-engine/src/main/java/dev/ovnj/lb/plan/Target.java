@@ -15,12 +15,20 @@ public enum Target {
         this.table = table;
     }
 
-    /** The NB table. */
+    /**
+     * The NB table.
+     *
+     * @return the NB table
+     */
     public String table() {
         return table;
     }
 
-    /** Lower-case word for messages. */
+    /**
+     * Lower-case word for messages.
+     *
+     * @return lower-case word for messages
+     */
     public String word() {
         return switch (this) {
             case ROUTER -> "router";

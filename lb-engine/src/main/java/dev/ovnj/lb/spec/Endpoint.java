@@ -15,7 +15,12 @@ import java.util.Objects;
  */
 public record Endpoint(InetAddress address, int port) {
 
-    /** Validates the port range. */
+    /**
+     * Validates the port range.
+     *
+     * @param address the IP address
+     * @param port 1..65535, or 0 when absent
+     */
     public Endpoint {
         Objects.requireNonNull(address, "address");
         if (port < 0 || port > 65535) {
@@ -86,22 +91,38 @@ public record Endpoint(InetAddress address, int port) {
         }
     }
 
-    /** Whether the address is IPv6. */
+    /**
+     * Whether the address is IPv6.
+     *
+     * @return whether the address is IPv6
+     */
     public boolean isIpv6() {
         return address instanceof Inet6Address;
     }
 
-    /** Whether the address is IPv4. */
+    /**
+     * Whether the address is IPv4.
+     *
+     * @return whether the address is IPv4
+     */
     public boolean isIpv4() {
         return address instanceof Inet4Address;
     }
 
-    /** Whether a port was given. */
+    /**
+     * Whether a port was given.
+     *
+     * @return whether a port was given
+     */
     public boolean hasPort() {
         return port != 0;
     }
 
-    /** The address in OVN's canonical text (IPv6 compressed per RFC 5952, no brackets). */
+    /**
+     * The address in OVN's canonical text (IPv6 compressed per RFC 5952, no brackets).
+     *
+     * @return the address in OVN's canonical text (IPv6 compressed per RFC 5952, no brackets)
+     */
     public String host() {
         return IpAddresses.format(address);
     }

@@ -24,7 +24,16 @@ public record LbOptions(OptionalInt affinityTimeout, boolean reject, boolean ski
     public static final LbOptions DEFAULTS = new LbOptions(OptionalInt.empty(), false, false, Optional.empty(),
             Optional.empty(), Set.of());
 
-    /** Copies the selection fields. */
+    /**
+     * Copies the selection fields.
+     *
+     * @param affinityTimeout session affinity in seconds, 1..65535 ({@code options:affinity_timeout})
+     * @param hairpinSnatIp source IP for hairpinned traffic ({@code options:hairpin_snat_ip})
+     * @param neighborResponder ARP/ND responder for VIPs: {@code reachable}, {@code all} or {@code none} ({@code options:neighbor_responder})
+     * @param reject reply with a reset/unreachable when there are no backends ({@code options:reject})
+     * @param selectionFields header fields hashed to choose a backend: eth_src, eth_dst, ip_src, ip_dst, tp_src, tp_dst ({@code selection_fields})
+     * @param skipSnat skip the router's SNAT for this LB's traffic ({@code options:skip_snat})
+     */
     public LbOptions {
         selectionFields = Set.copyOf(selectionFields);
     }

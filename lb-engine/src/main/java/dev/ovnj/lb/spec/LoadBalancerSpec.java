@@ -26,7 +26,17 @@ import java.util.Set;
 public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> routers, Set<String> switches,
                                Optional<String> group, LbOptions options, Map<String, String> externalIds) {
 
-    /** Copies the collections. */
+    /**
+     * Copies the collections.
+     *
+     * @param externalIds extra {@code external_ids} to write (the engine's own {@code ovnj.*} keys win)
+     * @param group optional Load_Balancer_Group name to attach through
+     * @param name the spec's name, unique within its owner
+     * @param options load-balancer options
+     * @param routers Logical_Router names to attach to
+     * @param switches Logical_Switch names to attach to
+     * @param vips the VIPs
+     */
     public LoadBalancerSpec {
         Objects.requireNonNull(name, "name");
         vips = List.copyOf(vips);
@@ -47,7 +57,11 @@ public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> rout
         return new Builder(name);
     }
 
-    /** The protocols this spec uses, in first-use order: one Load_Balancer row each. */
+    /**
+     * The protocols this spec uses, in first-use order: one Load_Balancer row each.
+     *
+     * @return the protocols this spec uses, in first-use order: one Load_Balancer row each
+     */
     public Set<Protocol> protocols() {
         Set<Protocol> out = new LinkedHashSet<>();
         vips.forEach(v -> out.add(v.protocol()));

@@ -11,7 +11,11 @@ public enum Protocol {
     /** SCTP. */
     SCTP;
 
-    /** The value OVN stores in {@code Load_Balancer.protocol}. */
+    /**
+     * The value OVN stores in {@code Load_Balancer.protocol}.
+     *
+     * @return the value OVN stores in {
+     */
     public String wireValue() {
         return name().toLowerCase(Locale.ROOT);
     }

@@ -14,7 +14,13 @@ import java.util.Objects;
  */
 public record VipSpec(String vip, Protocol protocol, List<String> backends) {
 
-    /** Copies the backends. */
+    /**
+     * Copies the backends.
+     *
+     * @param backends the backends in order
+     * @param protocol its protocol
+     * @param vip the VIP, {@code IP:PORT} or {@code [IPv6]:PORT}
+     */
     public VipSpec {
         Objects.requireNonNull(vip, "vip");
         Objects.requireNonNull(protocol, "protocol");

@@ -6,10 +6,18 @@ import java.util.UUID;
 /** A change to one cached row, delivered to {@link CacheListener}s in commit order. */
 public sealed interface CacheEvent {
 
-    /** The table of the row. */
+    /**
+     * The table of the row.
+     *
+     * @return the table of the row
+     */
     String table();
 
-    /** The row's UUID. */
+    /**
+     * The row's UUID.
+     *
+     * @return the row's UUID
+     */
     UUID uuid();
 
     /**

@@ -14,7 +14,14 @@ import java.util.Objects;
  */
 public record IndexSpec(String table, String column, String mapKey, boolean unique) {
 
-    /** Checks the names. */
+    /**
+     * Checks the names.
+     *
+     * @param column column name
+     * @param mapKey for a map column, the key whose value is indexed; null to index the column itself
+     * @param table table name
+     * @param unique whether one row per key is expected
+     */
     public IndexSpec {
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(column, "column");
@@ -54,7 +61,11 @@ public record IndexSpec(String table, String column, String mapKey, boolean uniq
         return new IndexSpec(table, column, key, false);
     }
 
-    /** A readable name, {@code table.column} or {@code table.column:key}. */
+    /**
+     * A readable name, {@code table.column} or {@code table.column:key}.
+     *
+     * @return a readable name, {
+     */
     public String name() {
         return table + "." + column + (mapKey == null ? "" : ":" + mapKey);
     }

@@ -38,7 +38,11 @@ public final class RowCache {
     public RowCache() {
     }
 
-    /** The schema the cache holds rows of, or null before the first connection. */
+    /**
+     * The schema the cache holds rows of, or null before the first connection.
+     *
+     * @return the schema the cache holds rows of, or null before the first connection
+     */
     public DatabaseSchema schema() {
         return schema;
     }
@@ -194,7 +198,11 @@ public final class RowCache {
         fire(events);
     }
 
-    /** Total number of cached rows across tables. */
+    /**
+     * Total number of cached rows across tables.
+     *
+     * @return total number of cached rows across tables
+     */
     public int size() {
         return tables.values().stream().mapToInt(TableCache::size).sum();
     }

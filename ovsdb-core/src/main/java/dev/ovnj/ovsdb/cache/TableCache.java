@@ -28,12 +28,20 @@ public final class TableCache {
         this.lock = lock;
     }
 
-    /** The table's schema as the server reported it. */
+    /**
+     * The table's schema as the server reported it.
+     *
+     * @return the table's schema as the server reported it
+     */
     public TableSchema schema() {
         return schema;
     }
 
-    /** The table name. */
+    /**
+     * The table name.
+     *
+     * @return the table name
+     */
     public String name() {
         return schema.name();
     }
@@ -48,12 +56,20 @@ public final class TableCache {
         return Optional.ofNullable(rows.get(uuid));
     }
 
-    /** Number of cached rows. */
+    /**
+     * Number of cached rows.
+     *
+     * @return number of cached rows
+     */
     public int size() {
         return rows.size();
     }
 
-    /** A consistent copy of all cached rows. */
+    /**
+     * A consistent copy of all cached rows.
+     *
+     * @return a consistent copy of all cached rows
+     */
     public List<Row> rows() {
         lock.readLock().lock();
         try {

@@ -33,7 +33,24 @@ public record ClientOptions(List<Remote> remotes, String database, Optional<TlsC
                             FrameLimits frameLimits, int maxPendingRequests, Optional<DatabaseModel> model,
                             Compatibility compatibility) {
 
-    /** Checks the values. */
+    /**
+     * Checks the values.
+     *
+     * @param compatibility what a server whose schema does not fit the model means
+     * @param connectTimeout bound on a TCP/TLS connection attempt
+     * @param database database name, e.g. {@code OVN_Northbound}
+     * @param frameLimits bounds on incoming messages
+     * @param leaderOnly connect only to a clustered database's leader
+     * @param maxBackoff largest delay between rounds
+     * @param maxPendingRequests requests in flight per connection before new ones fail fast
+     * @param minBackoff first delay after every remote failed once
+     * @param model the typed model each server's schema is checked against, if any
+     * @param monitor what to replicate into the cache
+     * @param probeInterval inactivity probe interval; zero disables it
+     * @param remotes servers to try, in order (several for a cluster)
+     * @param requestTimeout bound on every request (transact, monitor, get_schema)
+     * @param tls TLS material for {@code ssl:} remotes
+     */
     public ClientOptions {
         remotes = List.copyOf(remotes);
         if (remotes.isEmpty()) {

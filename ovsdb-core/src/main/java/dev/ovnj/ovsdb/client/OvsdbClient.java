@@ -169,12 +169,20 @@ public final class OvsdbClient implements AutoCloseable {
         return await(start(), timeout, "first sync with " + options.remotes());
     }
 
-    /** The replicated cache of the monitored tables. */
+    /**
+     * The replicated cache of the monitored tables.
+     *
+     * @return the replicated cache of the monitored tables
+     */
     public RowCache cache() {
         return cache;
     }
 
-    /** The options this client was built with. */
+    /**
+     * The options this client was built with.
+     *
+     * @return the options this client was built with
+     */
     public ClientOptions options() {
         return options;
     }
@@ -212,19 +220,31 @@ public final class OvsdbClient implements AutoCloseable {
         return Optional.ofNullable(compatibility);
     }
 
-    /** Whether the client is connected and its cache synced right now. */
+    /**
+     * Whether the client is connected and its cache synced right now.
+     *
+     * @return whether the client is connected and its cache synced right now
+     */
     public boolean isSynced() {
         Session s = current;
         return s != null && s.synced;
     }
 
-    /** The remote of the current connection, if connected. */
+    /**
+     * The remote of the current connection, if connected.
+     *
+     * @return the remote of the current connection, if connected
+     */
     public Optional<Remote> connectedRemote() {
         Session s = current;
         return s == null ? Optional.empty() : Optional.of(s.remote);
     }
 
-    /** A snapshot of the connection counters. */
+    /**
+     * A snapshot of the connection counters.
+     *
+     * @return a snapshot of the connection counters
+     */
     public ClientStats stats() {
         return new ClientStats(connects.get(), fullSyncs.get(), resumedSyncs.get(), lastSyncBytes.get(),
                 transactions.get(), inconsistencies.get());

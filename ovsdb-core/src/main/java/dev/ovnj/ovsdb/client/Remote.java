@@ -30,7 +30,14 @@ public record Remote(Kind kind, String host, int port, Path path) {
         UNIX
     }
 
-    /** Validates the components. */
+    /**
+     * Validates the components.
+     *
+     * @param host host or IP for TCP and SSL, null for unix
+     * @param kind transport
+     * @param path socket path for unix, null otherwise
+     * @param port port for TCP and SSL, 0 for unix
+     */
     public Remote {
         Objects.requireNonNull(kind, "kind");
         if (kind == Kind.UNIX) {

@@ -19,7 +19,13 @@ import javax.net.ssl.SSLException;
  */
 public record TlsConfig(Path privateKey, Path certificate, Path caCert) {
 
-    /** Checks the three paths are given. */
+    /**
+     * Checks the three paths are given.
+     *
+     * @param caCert the CA certificate the server's certificate must chain to (PEM)
+     * @param certificate the client's certificate (PEM)
+     * @param privateKey the client's private key (PKCS#8 PEM)
+     */
     public TlsConfig {
         Objects.requireNonNull(privateKey, "privateKey");
         Objects.requireNonNull(certificate, "certificate");

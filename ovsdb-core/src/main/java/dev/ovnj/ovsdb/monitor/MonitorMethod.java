@@ -20,22 +20,38 @@ public enum MonitorMethod {
         this.notification = notification;
     }
 
-    /** The JSON-RPC method name. */
+    /**
+     * The JSON-RPC method name.
+     *
+     * @return the JSON-RPC method name
+     */
     public String method() {
         return method;
     }
 
-    /** The notification the server sends for this kind of monitor. */
+    /**
+     * The notification the server sends for this kind of monitor.
+     *
+     * @return the notification the server sends for this kind of monitor
+     */
     public String notification() {
         return notification;
     }
 
-    /** Whether the method accepts {@code where} conditions. */
+    /**
+     * Whether the method accepts {@code where} conditions.
+     *
+     * @return whether the method accepts {
+     */
     public boolean conditional() {
         return this != MONITOR;
     }
 
-    /** The next older method, or null when this is the oldest. */
+    /**
+     * The next older method, or null when this is the oldest.
+     *
+     * @return the next older method, or null when this is the oldest
+     */
     public MonitorMethod fallback() {
         return switch (this) {
             case MONITOR_COND_SINCE -> MONITOR_COND;

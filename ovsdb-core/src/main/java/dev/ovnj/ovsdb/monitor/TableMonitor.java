@@ -32,7 +32,14 @@ public record TableMonitor(String table, List<String> columns, List<Condition> w
         public static final Select ALL = new Select(true, true, true, true);
     }
 
-    /** Copies the lists and checks the table name. */
+    /**
+     * Copies the lists and checks the table name.
+     *
+     * @param columns columns to receive; empty means every column
+     * @param select which changes to receive
+     * @param table table name
+     * @param where conditions a row must meet (ANDed); empty means every row
+     */
     public TableMonitor {
         Objects.requireNonNull(table, "table");
         columns = List.copyOf(columns);

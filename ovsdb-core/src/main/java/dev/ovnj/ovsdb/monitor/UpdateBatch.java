@@ -18,7 +18,12 @@ import java.util.UUID;
  */
 public record UpdateBatch(List<RowUpdate> updates, Optional<String> lastTxnId) {
 
-    /** Copies the list. */
+    /**
+     * Copies the list.
+     *
+     * @param lastTxnId for update3 and monitor_cond_since, the id of the transaction this batch ends with
+     * @param updates the row changes
+     */
     public UpdateBatch {
         updates = List.copyOf(updates);
     }

@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * A secondary index of the cache looked up with typed keys, made by
- * {@link TypedTable#index(ScalarColumn)} and its overloads.
+ * {@link TypedTable#index(ScalarColumn, boolean)} and its overloads.
  *
  * @param <T> the value type of the table
  * @param <K> the typed key
