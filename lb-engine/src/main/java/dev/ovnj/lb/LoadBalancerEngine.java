@@ -48,7 +48,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class LoadBalancerEngine implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LoadBalancerEngine.class);
-    private static final Set<String> WATCHED = Set.of("Load_Balancer", "Logical_Router", "Logical_Switch", "Load_Balancer_Group");
+    private static final String LB_TABLE = "Load_Balancer";
+    /** Tables whose changes can alter any spec's plan (attachments, groups, EIP networks). */
+    private static final Set<String> TOPOLOGY = Set.of("Logical_Router", "Logical_Switch", "Load_Balancer_Group",
+            "Logical_Router_Port");
 
     private final OvsdbClient client;
     private final Duration batchWindow;
@@ -190,6 +193,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
             }
             state.valid = valid;
             state.invalid = invalid;
+            state.allDirty = true;
         });
     }
 
@@ -210,6 +214,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
             Map<String, LoadBalancerSpec> valid = new LinkedHashMap<>(state.valid);
             valid.put(spec.name(), spec);
             state.valid = valid;
+            state.dirty.add(spec.name());
             Map<String, List<String>> invalid = new LinkedHashMap<>(state.invalid);
             invalid.remove(spec.name());
             state.invalid = invalid;
@@ -228,6 +233,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
             Map<String, LoadBalancerSpec> valid = new LinkedHashMap<>(state.valid);
             valid.remove(name);
             state.valid = valid;
+            state.dirty.add(name);
             Map<String, List<String>> invalid = new LinkedHashMap<>(state.invalid);
             invalid.remove(name);
             state.invalid = invalid;
@@ -340,25 +346,56 @@ public final class LoadBalancerEngine implements AutoCloseable {
     }
 
     private void onCacheEvents(List<CacheEvent> events) {
-        boolean relevant = false;
+        // Worked out on the callback thread: which owners' specs the batch touched, or whether
+        // it changed the topology every plan depends on.
+        boolean topology = false;
+        Map<String, Set<String>> touched = new LinkedHashMap<>();
         for (CacheEvent e : events) {
-            if (WATCHED.contains(e.table())) {
-                relevant = true;
-                break;
+            if (TOPOLOGY.contains(e.table())) {
+                topology = true;
+            } else if (LB_TABLE.equals(e.table())) {
+                if (e instanceof CacheEvent.Inserted i) {
+                    touch(touched, i.row());
+                } else if (e instanceof CacheEvent.Updated u) {
+                    touch(touched, u.oldRow());
+                    touch(touched, u.newRow());
+                } else if (e instanceof CacheEvent.Deleted d) {
+                    touch(touched, d.oldRow());
+                }
             }
         }
-        if (relevant) {
-            long seen = System.nanoTime();
-            loop.execute(() -> {
-                // Our own writes come back as events while they are in flight, so only events
-                // outside that window start the repair clock; a foreign change that lands inside
-                // it is timed from its own arrival, the last event seen.
-                lastEventAt = seen;
-                if (inFlight == 0 && driftSeenAt < 0) {
-                    driftSeenAt = seen;
+        if (!topology && touched.isEmpty()) {
+            return;
+        }
+        boolean allOwners = topology;
+        long seen = System.nanoTime();
+        loop.execute(() -> {
+            // Our own writes come back as events while they are in flight, so only events
+            // outside that window start the repair clock; a foreign change that lands inside
+            // it is timed from its own arrival, the last event seen.
+            lastEventAt = seen;
+            if (inFlight == 0 && driftSeenAt < 0) {
+                driftSeenAt = seen;
+            }
+            if (allOwners) {
+                owners.values().forEach(s -> s.allDirty = true);
+            }
+            touched.forEach((owner, specs) -> {
+                OwnerState s = owners.get(owner);
+                if (s != null) {
+                    s.dirty.addAll(specs);
                 }
-                markDirty();
             });
+            markDirty();
+        });
+    }
+
+    /** Records the owner and spec a load balancer row carries, if it is engine-managed. */
+    private static void touch(Map<String, Set<String>> touched, dev.ovnj.ovsdb.data.Row row) {
+        Object ids = row.get("external_ids");
+        if (ids instanceof Map<?, ?> m && m.get(dev.ovnj.lb.plan.DesiredRow.OWNER_KEY) instanceof String owner) {
+            Object spec = m.get(dev.ovnj.lb.plan.DesiredRow.SPEC_KEY);
+            touched.computeIfAbsent(owner, k -> new java.util.HashSet<>()).add(spec instanceof String s ? s : "");
         }
     }
 
@@ -372,7 +409,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
             }
             updateAvailability();
             if (event.kind() == ConnectionEvent.Kind.SYNCED) {
-                // A reconnect may have resynced anything; plan against the fresh cache.
+                // A reconnect may have resynced anything; plan everything against the fresh cache.
+                owners.values().forEach(s -> s.allDirty = true);
                 markDirty();
             }
         });
@@ -383,6 +421,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
         LOG.info("engine lock {} {}", lockName.orElse(""), held ? "acquired: this replica writes" : "lost: standing by");
         updateAvailability();
         if (held) {
+            owners.values().forEach(s -> s.allDirty = true);
             markDirty();
         }
     }
@@ -420,10 +459,18 @@ public final class LoadBalancerEngine implements AutoCloseable {
         boolean repair = false;
         EipCheck eip = EipCheck.read(client.cache());
         for (OwnerState state : owners.values()) {
-            LoadBalancerPlan plan;
+            if (!state.allDirty && state.dirty.isEmpty()) {
+                continue;
+            }
+            // Plan only what may have changed: all specs after apply(), a reconnect or a topology
+            // change, otherwise just the specs requests and row events named.
+            Set<String> scope = state.allDirty ? null : Set.copyOf(state.dirty);
             Map<String, List<String>> eipProblems = new LinkedHashMap<>();
             List<LoadBalancerSpec> planned = new ArrayList<>();
             for (LoadBalancerSpec spec : state.valid.values()) {
+                if (scope != null && !scope.contains(spec.name())) {
+                    continue;
+                }
                 List<String> problems = eip.problems(spec);
                 if (!problems.isEmpty()) {
                     eipProblems.put(spec.name(), problems);
@@ -433,18 +480,34 @@ public final class LoadBalancerEngine implements AutoCloseable {
                     planned.add(spec);
                 }
             }
-            state.eipProblems = eipProblems;
+            if (scope == null) {
+                state.eipProblems = eipProblems;
+            } else {
+                Map<String, List<String>> merged = new LinkedHashMap<>(state.eipProblems);
+                merged.keySet().removeAll(scope);
+                merged.putAll(eipProblems);
+                state.eipProblems = merged;
+            }
+            LoadBalancerPlan plan;
             try {
-                plan = Planner.plan(state.owner, planned, client.cache(), rejectedRows(state, planned));
+                plan = Planner.plan(state.owner, planned, client.cache(), rejectedRows(state, planned, scope), scope);
             } catch (RuntimeException e) {
                 LOG.warn("planning for owner {} failed: {}", state.owner, e.toString());
                 continue;
             }
             plans.incrementAndGet();
-            updateStatuses(state, plan);
+            updateStatuses(state, plan, scope);
             if (plan.isEmpty()) {
-                state.appliedGeneration = state.generation;
-                completeWaiters(state);
+                if (scope == null) {
+                    state.allDirty = false;
+                    state.dirty.clear();
+                } else {
+                    state.dirty.removeAll(scope);
+                }
+                if (!state.allDirty && state.dirty.isEmpty()) {
+                    state.appliedGeneration = state.generation;
+                    completeWaiters(state);
+                }
                 continue;
             }
             if (state.appliedGeneration == state.generation) {
@@ -546,8 +609,11 @@ public final class LoadBalancerEngine implements AutoCloseable {
      * invalid spec, and that includes deleting what an earlier valid version wrote) and ones the
      * EIP policy holds back.
      */
-    private static Set<String> rejectedRows(OwnerState state, List<LoadBalancerSpec> planned) {
+    private static Set<String> rejectedRows(OwnerState state, List<LoadBalancerSpec> planned, Set<String> scope) {
         Set<String> kept = new java.util.HashSet<>(state.valid.keySet());
+        if (scope != null) {
+            kept.retainAll(scope);
+        }
         planned.forEach(s -> kept.remove(s.name()));
         kept.addAll(state.invalid.keySet());
         return kept;
@@ -572,7 +638,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
         return "deleted";
     }
 
-    private void updateStatuses(OwnerState state, LoadBalancerPlan plan) {
+    private void updateStatuses(OwnerState state, LoadBalancerPlan plan, Set<String> scope) {
         Map<String, SpecStatus> next = new LinkedHashMap<>();
         Map<String, List<String>> warnings = new LinkedHashMap<>();
         for (String conflict : plan.conflicts()) {
@@ -587,6 +653,13 @@ public final class LoadBalancerEngine implements AutoCloseable {
             changing.add(c.subject());
         }
         for (LoadBalancerSpec spec : state.valid.values()) {
+            if (scope != null && !scope.contains(spec.name())) {
+                SpecStatus unchanged = state.status.get(spec.name());
+                if (unchanged != null) {
+                    next.put(spec.name(), unchanged);
+                }
+                continue;
+            }
             SpecStatus.State st;
             List<String> reasons = List.of();
             Set<java.util.UUID> rows = Set.of();
@@ -677,6 +750,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
         Map<String, List<String>> invalid = new LinkedHashMap<>();
         Map<String, List<String>> eipProblems = Map.of();
         Map<String, SpecStatus> status = new LinkedHashMap<>();
+        boolean allDirty = true;
+        final Set<String> dirty = new java.util.HashSet<>();
         final Map<String, Repairs> repairs = new LinkedHashMap<>();
         final List<Waiter> waiters = new ArrayList<>();
         long generation;

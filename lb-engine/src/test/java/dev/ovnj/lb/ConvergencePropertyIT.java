@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.ovsdb.client.OvsdbClient;
+import dev.ovnj.ovsdb.tx.Operations;
 import dev.ovnj.testkit.Await;
 import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.NbctlException;
@@ -118,6 +119,9 @@ class ConvergencePropertyIT {
             }
         }
         List<LoadBalancerSpec> finalState = desired;
+        // ovn-nbctl's last commit reaches our cache asynchronously; a transaction's read-your-writes
+        // barrier makes sure the cache has seen it before "in sync" can be judged.
+        client.transactAndWait(client.transaction().add(Operations.comment("barrier")).build(), Duration.ofSeconds(20));
         Await.until(Duration.ofSeconds(20), "converged", () -> engine.plan(OWNER, finalState).isEmpty());
 
         Map<String, String> expectedOwned = new TreeMap<>();

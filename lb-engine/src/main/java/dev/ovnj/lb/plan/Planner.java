@@ -75,7 +75,23 @@ public final class Planner {
      * @return the plan
      */
     public static LoadBalancerPlan plan(String owner, Collection<LoadBalancerSpec> specs, RowCache cache, Set<String> keep) {
-        return cache.read(() -> new Run(owner, cache).plan(specs, keep));
+        return plan(owner, specs, cache, keep, null);
+    }
+
+    /**
+     * Plans part of one owner: only the named specs, and only their rows (a change to one spec
+     * then costs one spec's work, not the owner's whole set).
+     *
+     * @param owner the owner
+     * @param specs the desired versions of the specs in {@code scope} (a spec in scope but not here is gone)
+     * @param cache the replicated NB cache
+     * @param keep names of specs whose existing rows are neither changed nor deleted
+     * @param scope names of the specs to plan, or null for all of the owner's rows
+     * @return the plan for that part
+     */
+    public static LoadBalancerPlan plan(String owner, Collection<LoadBalancerSpec> specs, RowCache cache, Set<String> keep,
+                                        Set<String> scope) {
+        return cache.read(() -> new Run(owner, cache).plan(specs, keep, scope));
     }
 
     /** One planning pass; lives for the duration of a cache read. */
@@ -99,10 +115,13 @@ public final class Planner {
             this.groups = cache.table("Load_Balancer_Group");
         }
 
-        LoadBalancerPlan plan(Collection<LoadBalancerSpec> specs, Set<String> keep) {
+        LoadBalancerPlan plan(Collection<LoadBalancerSpec> specs, Set<String> keep, Set<String> scope) {
             Map<String, Row> owned = new HashMap<>();
             List<Row> duplicates = new ArrayList<>();
             for (Row r : lbs.lookup(LB_BY_OWNER, owner)) {
+                if (scope != null && !scope.contains(specOf(r))) {
+                    continue;
+                }
                 Row prev = owned.putIfAbsent(LoadBalancer.NAME.read(r).orElse(""), r);
                 if (prev != null) {
                     duplicates.add(r);
@@ -146,13 +165,16 @@ public final class Planner {
                 }
             }
             for (Map.Entry<String, Row> e : owned.entrySet()) {
-                String spec = LoadBalancer.EXTERNAL_IDS.read(e.getValue()).map(m -> m.get(DesiredRow.SPEC_KEY)).orElse("");
-                if (!wanted.contains(e.getKey()) && !keep.contains(spec)) {
+                if (!wanted.contains(e.getKey()) && !keep.contains(specOf(e.getValue()))) {
                     changes.add(new PlanChange.DeleteRow(e.getValue().uuid(), e.getKey()));
                 }
             }
             duplicates.forEach(r -> changes.add(new PlanChange.DeleteRow(r.uuid(), LoadBalancer.NAME.read(r).orElse(""))));
             return new LoadBalancerPlan(owner, changes, guards, pending, conflicts, applied, Map.of());
+        }
+
+        private static String specOf(Row row) {
+            return LoadBalancer.EXTERNAL_IDS.read(row).map(m -> m.get(DesiredRow.SPEC_KEY)).orElse("");
         }
 
         private void reportForeignNamesakes(DesiredRow d) {
