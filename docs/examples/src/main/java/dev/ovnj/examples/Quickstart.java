@@ -100,8 +100,8 @@ public final class Quickstart implements AutoCloseable {
      * @throws Exception when the example fails
      */
     public static void main(String[] args) throws Exception {
-        try (Quickstart running = run(args.length > 0 ? args[0] : "tcp:127.0.0.1:6641", System.out)) {
-            Thread.currentThread().join();
-        }
+        Quickstart running = run(args.length > 0 ? args[0] : "tcp:127.0.0.1:6641", System.out);
+        Runtime.getRuntime().addShutdownHook(new Thread(running::close));
+        Thread.currentThread().join();
     }
 }
