@@ -13,7 +13,14 @@ import java.util.Objects;
  */
 public record Project(String namespace, String router, String externalPort, String logicalSwitch) {
 
-    /** Requires every component. */
+    /**
+     * Requires every component.
+     *
+     * @param namespace the Kubernetes namespace whose Services are watched
+     * @param router the Logical_Router the load balancers are attached to
+     * @param externalPort the Logical_Router_Port whose network EIPs are allocated from
+     * @param logicalSwitch the Logical_Switch the load balancers are attached to, so pods on it reach the EIPs too
+     */
     public Project {
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(router, "router");
