@@ -18,7 +18,11 @@ public final class Command {
 
     /** What a finished command printed and how it exited. */
     public record Result(int exitCode, String stdout, String stderr) {
-        /** Returns true when the command exited 0. */
+        /**
+         * Returns true when the command exited 0.
+         *
+         * @return returns true when the command exited 0
+         */
         public boolean ok() {
             return exitCode == 0;
         }

@@ -12,12 +12,20 @@ public final class NbctlException extends TestkitException {
         this.stderr = stderr;
     }
 
-    /** The exit code of ovn-nbctl. */
+    /**
+     * The exit code of ovn-nbctl.
+     *
+     * @return the exit code of ovn-nbctl
+     */
     public int exitCode() {
         return exitCode;
     }
 
-    /** What ovn-nbctl printed on stderr. */
+    /**
+     * What ovn-nbctl printed on stderr.
+     *
+     * @return what ovn-nbctl printed on stderr
+     */
     public String stderr() {
         return stderr;
     }

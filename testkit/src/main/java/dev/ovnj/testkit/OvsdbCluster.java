@@ -107,12 +107,20 @@ public final class OvsdbCluster implements AutoCloseable {
         return cluster;
     }
 
-    /** The comma-joined client remotes of all members, e.g. {@code tcp:127.0.0.1:1,tcp:127.0.0.1:2}. */
+    /**
+     * The comma-joined client remotes of all members, e.g. {@code tcp:127.0.0.1:1,tcp:127.0.0.1:2}.
+     *
+     * @return the comma-joined client remotes of all members, e.g. {
+     */
     public String remotes() {
         return members.stream().map(OvsdbServer::remote).collect(Collectors.joining(","));
     }
 
-    /** The members, index 0 first. */
+    /**
+     * The members, index 0 first.
+     *
+     * @return the members, index 0 first
+     */
     public List<OvsdbServer> members() {
         return members;
     }
@@ -127,12 +135,20 @@ public final class OvsdbCluster implements AutoCloseable {
         return members.get(index);
     }
 
-    /** Number of members. */
+    /**
+     * Number of members.
+     *
+     * @return number of members
+     */
     public int size() {
         return members.size();
     }
 
-    /** Name of the clustered database. */
+    /**
+     * Name of the clustered database.
+     *
+     * @return name of the clustered database
+     */
     public String databaseName() {
         return databaseName;
     }

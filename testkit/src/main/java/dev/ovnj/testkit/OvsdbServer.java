@@ -79,47 +79,83 @@ public final class OvsdbServer implements AutoCloseable {
         return new Builder();
     }
 
-    /** The TCP remote clients use, e.g. {@code tcp:127.0.0.1:40123}. */
+    /**
+     * The TCP remote clients use, e.g. {@code tcp:127.0.0.1:40123}.
+     *
+     * @return the TCP remote clients use, e.g. {
+     */
     public String remote() {
         return "tcp:127.0.0.1:" + port;
     }
 
-    /** The TCP port on 127.0.0.1. */
+    /**
+     * The TCP port on 127.0.0.1.
+     *
+     * @return the TCP port on 127.0.0.1
+     */
     public int port() {
         return port;
     }
 
-    /** The {@code unix:PATH} remote, present when the builder asked for a unix socket. */
+    /**
+     * The {@code unix:PATH} remote, present when the builder asked for a unix socket.
+     *
+     * @return the {
+     */
     public Optional<String> unixRemote() {
         return Optional.ofNullable(unixSocket).map(p -> "unix:" + p);
     }
 
-    /** The {@code ssl:127.0.0.1:PORT} remote, present when the builder asked for TLS. */
+    /**
+     * The {@code ssl:127.0.0.1:PORT} remote, present when the builder asked for TLS.
+     *
+     * @return the {
+     */
     public Optional<String> sslRemote() {
         return sslPort == 0 ? Optional.empty() : Optional.of("ssl:127.0.0.1:" + sslPort);
     }
 
-    /** The certificates the TLS remote uses (and a client certificate signed by the same CA). */
+    /**
+     * The certificates the TLS remote uses (and a client certificate signed by the same CA).
+     *
+     * @return the certificates the TLS remote uses (and a client certificate signed by the same CA)
+     */
     public Optional<TestCertificates> certificates() {
         return Optional.ofNullable(certificates);
     }
 
-    /** Name of the database this server serves, e.g. {@code OVN_Northbound}. */
+    /**
+     * Name of the database this server serves, e.g. {@code OVN_Northbound}.
+     *
+     * @return name of the database this server serves, e.g. {
+     */
     public String databaseName() {
         return databaseName;
     }
 
-    /** The database file, kept across {@link #restart()}. */
+    /**
+     * The database file, kept across {@link #restart()}.
+     *
+     * @return the database file, kept across {
+     */
     public Path databaseFile() {
         return database;
     }
 
-    /** The directory holding the database, log and sockets. */
+    /**
+     * The directory holding the database, log and sockets.
+     *
+     * @return the directory holding the database, log and sockets
+     */
     public Path directory() {
         return dir;
     }
 
-    /** The path of the server's control socket, for {@code ovs-appctl -t}. */
+    /**
+     * The path of the server's control socket, for {@code ovs-appctl -t}.
+     *
+     * @return the path of the server's control socket, for {
+     */
     public Path controlSocket() {
         return dir.resolve("ovsdb-server.ctl");
     }
@@ -138,13 +174,21 @@ public final class OvsdbServer implements AutoCloseable {
         return p.pid();
     }
 
-    /** Returns true while the server process is alive (also when paused). */
+    /**
+     * Returns true while the server process is alive (also when paused).
+     *
+     * @return returns true while the server process is alive (also when paused)
+     */
     public boolean isRunning() {
         Process p = process;
         return p != null && p.isAlive();
     }
 
-    /** The server's log so far (its log file and anything it printed). */
+    /**
+     * The server's log so far (its log file and anything it printed).
+     *
+     * @return the server's log so far (its log file and anything it printed)
+     */
     public String log() {
         StringBuilder sb = new StringBuilder();
         for (String f : List.of("ovsdb-server.log", "stderr.log")) {

@@ -5,6 +5,7 @@ import dev.ovnj.lb.EngineListener;
 import dev.ovnj.lb.LoadBalancerEngine;
 import dev.ovnj.lb.RepairEvent;
 import dev.ovnj.lb.SpecStatus;
+import dev.ovnj.lb.spec.Endpoint;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.nb.eip.EipAllocator;
 import dev.ovnj.nb.eip.EipRequest;
@@ -69,7 +70,7 @@ public final class Quickstart implements AutoCloseable {
                 .get(10, TimeUnit.SECONDS);
         LoadBalancerSpec api = LoadBalancerSpec.builder("shalb-dev-api")
                 .routers("shalb-dev").switches("shalb-dev-default")
-                .tcp(eip.getHostAddress() + ":6443", "10.1.0.10:6443", "10.1.0.11:6443")
+                .tcp(new Endpoint(eip, 6443).toString(), "10.1.0.10:6443", "10.1.0.11:6443")   // [v6]:port too
                 .build();
         ApplyResult result = engine.apply("shalb-dev", List.of(api)).get(10, TimeUnit.SECONDS);
         out.println(result);

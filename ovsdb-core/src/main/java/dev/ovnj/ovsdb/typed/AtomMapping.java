@@ -52,7 +52,11 @@ public final class AtomMapping<T> {
         if (constants.length == 0) {
             throw new IllegalArgumentException("an enum mapping needs at least one constant");
         }
-        E[] known = constants.clone();
+        // Copied element by element: handing the varargs array itself on is what javac flags.
+        java.util.List<E> known = new java.util.ArrayList<>(constants.length);
+        for (E c : constants) {
+            known.add(c);
+        }
         return new AtomMapping<>(AtomicType.STRING, WireEnum::wireValue, atom -> {
             for (E constant : known) {
                 if (constant.wireValue().equals(atom)) {
@@ -60,7 +64,7 @@ public final class AtomMapping<T> {
                 }
             }
             throw new IllegalArgumentException("\"" + atom + "\" is not a value of "
-                    + known[0].getDeclaringClass().getSimpleName());
+                    + known.get(0).getDeclaringClass().getSimpleName());
         });
     }
 

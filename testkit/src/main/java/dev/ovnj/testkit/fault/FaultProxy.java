@@ -69,17 +69,29 @@ public final class FaultProxy implements AutoCloseable {
         return start("127.0.0.1", server.port());
     }
 
-    /** The remote clients connect to instead of the server's, {@code tcp:127.0.0.1:PORT}. */
+    /**
+     * The remote clients connect to instead of the server's, {@code tcp:127.0.0.1:PORT}.
+     *
+     * @return the remote clients connect to instead of the server's, {
+     */
     public String remote() {
         return "tcp:127.0.0.1:" + port;
     }
 
-    /** The proxy's listening port. */
+    /**
+     * The proxy's listening port.
+     *
+     * @return the proxy's listening port
+     */
     public int port() {
         return port;
     }
 
-    /** Number of open sockets on both sides (two per proxied connection). */
+    /**
+     * Number of open sockets on both sides (two per proxied connection).
+     *
+     * @return number of open sockets on both sides (two per proxied connection)
+     */
     public int openSockets() {
         return connections.size();
     }

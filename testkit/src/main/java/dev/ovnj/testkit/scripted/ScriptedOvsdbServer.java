@@ -78,12 +78,20 @@ public final class ScriptedOvsdbServer implements AutoCloseable {
         return new ScriptedOvsdbServer(script);
     }
 
-    /** The remote clients connect to, {@code tcp:127.0.0.1:PORT}. */
+    /**
+     * The remote clients connect to, {@code tcp:127.0.0.1:PORT}.
+     *
+     * @return the remote clients connect to, {
+     */
     public String remote() {
         return "tcp:127.0.0.1:" + ((InetSocketAddress) listener.localAddress()).getPort();
     }
 
-    /** Every message received so far, in order, across connections. */
+    /**
+     * Every message received so far, in order, across connections.
+     *
+     * @return every message received so far, in order, across connections
+     */
     public List<JsonNode> received() {
         return List.copyOf(requests);
     }
@@ -106,7 +114,11 @@ public final class ScriptedOvsdbServer implements AutoCloseable {
         connections.writeAndFlush(io.netty.buffer.Unpooled.copiedBuffer(text, StandardCharsets.UTF_8));
     }
 
-    /** Number of client connections currently open. */
+    /**
+     * Number of client connections currently open.
+     *
+     * @return number of client connections currently open
+     */
     public int openConnections() {
         return connections.size();
     }
