@@ -50,6 +50,23 @@ public record ResourceGauge(int threads, long jdkDirectBytes, long nettyDirectBy
         }
     }
 
+    /**
+     * Leaks one small buffer on purpose and checks that its report reaches {@code capture}, so that
+     * a later "no LEAK:" assertion cannot pass merely because reports go elsewhere; then clears it.
+     *
+     * @param capture the capture of {@code System.err}
+     * @throws AssertionError when the report did not appear
+     */
+    public static void proveLeakReportsAreCaptured(StderrCapture capture) {
+        ByteBufAllocator.DEFAULT.directBuffer(16);
+        flushLeakReports();
+        if (!capture.text().contains("LEAK:")) {
+            throw new AssertionError("a deliberately leaked buffer was not reported; is the leak level PARANOID and"
+                    + " Netty logging to System.err?");
+        }
+        capture.clear();
+    }
+
     /** Makes Netty track every buffer (the PARANOID level), for the rest of this JVM. */
     public static void paranoidLeakDetection() {
         ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
