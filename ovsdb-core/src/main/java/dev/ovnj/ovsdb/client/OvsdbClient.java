@@ -721,6 +721,13 @@ public final class OvsdbClient implements AutoCloseable {
         });
         compatibility = s.compatibility;
         current = s;
+        // If the connection closed after the monitor reply but before this point, sessionEnded
+        // ignored it (the session was not current yet); report it again so that the client
+        // reconnects instead of staying "synced" on a dead connection. Both sides write before
+        // they read (current here, the close future there), so one of them sees the other.
+        if (s.rpc.closeFuture().isDone()) {
+            sessionEnded(s, s.rpc.closeFuture().join());
+        }
         LOG.info("connected to {} ({} {}, {} rows, {})", s.remote, options.database(),
                 s.schema.version().orElse("?"), cache.size(), resumed ? "resumed with monitor_cond_since" : "full sync");
         fire(ConnectionEvent.of(ConnectionEvent.Kind.CONNECTED, s.remote, null));

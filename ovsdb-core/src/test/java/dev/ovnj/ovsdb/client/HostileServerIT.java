@@ -137,6 +137,36 @@ class HostileServerIT {
         }
     }
 
+    /**
+     * The connection dies after the monitor reply arrived but before the client applied it (held
+     * up here by a slow cache listener). The client must notice and reconnect, not stay "synced"
+     * on a closed connection.
+     */
+    @Test
+    void connectionClosedWhileTheInitialReplyIsBeingAppliedIsNoticed() {
+        FakeNorthbound fake = new FakeNorthbound() {
+            @Override
+            public void onMessage(ScriptedConnection c, JsonNode m) {
+                super.onMessage(c, m);
+                if ("monitor_cond_since".equals(m.path("method").asText()) && monitors.get() == 1) {
+                    c.close();
+                }
+            }
+        };
+        AtomicInteger slowOnce = new AtomicInteger();
+        try (ScriptedOvsdbServer server = ScriptedOvsdbServer.start(fake); OvsdbClient c = client(server.remote(), new Clients.EventLog())) {
+            c.cache().addListener(events -> {
+                if (slowOnce.getAndIncrement() == 0) {
+                    sleep(300);
+                }
+            });
+            c.start();
+            Await.until(WAIT, "reconnected after the lost connection", () -> fake.monitors.get() == 2 && c.stats().connects() == 2);
+            Await.until(WAIT, "synced on a live connection", c::isSynced);
+            assertThat(c.call("echo", JsonNodeFactory.instance.arrayNode().add("alive")).join().get(0).asText()).isEqualTo("alive");
+        }
+    }
+
     @Test
     void schemaWithoutVersionIsAcceptedAsOvsdbServerDoes() {
         FakeNorthbound fake = new FakeNorthbound();
@@ -194,6 +224,14 @@ class HostileServerIT {
             } catch (InterruptedException e) {
                 return;
             }
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
