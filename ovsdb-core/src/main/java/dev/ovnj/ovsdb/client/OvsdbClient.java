@@ -59,6 +59,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -455,9 +456,27 @@ public final class OvsdbClient implements AutoCloseable {
                 }))
                 .whenCompleteAsync((session, err) -> {
                     if (err != null) {
-                        attemptFailed(remote, unwrap(err));
+                        attemptFailed(remote, lateTlsRefusal(remote, unwrap(err)));
                     }
                 }, control);
+    }
+
+    /**
+     * With TLS 1.3 the server checks the client's certificate after the client considers the
+     * handshake done, so a refused certificate shows up as the connection closing during the first
+     * request; it is reported like any other handshake failure, naming the certificate file.
+     */
+    private Throwable lateTlsRefusal(Remote remote, Throwable cause) {
+        if (remote.kind() != Remote.Kind.SSL || !(cause instanceof ConnectionClosedException)) {
+            return cause;
+        }
+        for (Throwable t = cause.getCause(); t != null; t = t.getCause()) {
+            if (t instanceof SSLException) {
+                return new ConnectionRejectedException("TLS handshake with " + remote + " failed: "
+                        + TlsFailures.describe(t, options.tls().orElseThrow()), t);
+            }
+        }
+        return cause;
     }
 
     private void attemptFailed(Remote remote, Throwable cause) {
@@ -722,6 +741,13 @@ public final class OvsdbClient implements AutoCloseable {
         });
         compatibility = s.compatibility;
         current = s;
+        // If the connection closed after the monitor reply but before this point, sessionEnded
+        // ignored it (the session was not current yet); report it again so that the client
+        // reconnects instead of staying "synced" on a dead connection. Both sides write before
+        // they read (current here, the close future there), so one of them sees the other.
+        if (s.rpc.closeFuture().isDone()) {
+            sessionEnded(s, s.rpc.closeFuture().join());
+        }
         LOG.info("connected to {} ({} {}, {} rows, {})", s.remote, options.database(),
                 s.schema.version().orElse("?"), cache.size(), resumed ? "resumed with monitor_cond_since" : "full sync");
         fire(ConnectionEvent.of(ConnectionEvent.Kind.CONNECTED, s.remote, null));
