@@ -45,7 +45,11 @@ public final class StderrCapture implements AutoCloseable {
         return new StderrCapture();
     }
 
-    /** Everything captured so far. */
+    /**
+     * Everything captured so far.
+     *
+     * @return everything captured so far
+     */
     public String text() {
         synchronized (copy) {
             return copy.toString(StandardCharsets.UTF_8);

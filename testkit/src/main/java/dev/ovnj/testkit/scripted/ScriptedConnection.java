@@ -77,7 +77,11 @@ public final class ScriptedConnection {
         }
     }
 
-    /** Whether the client is still connected; a script streaming data stops when it is not. */
+    /**
+     * Whether the client is still connected; a script streaming data stops when it is not.
+     *
+     * @return whether the client is still connected; a script streaming data stops when it is not
+     */
     public boolean isOpen() {
         return channel.isActive();
     }
