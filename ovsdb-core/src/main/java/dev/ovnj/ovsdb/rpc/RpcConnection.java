@@ -357,10 +357,11 @@ public final class RpcConnection extends ChannelDuplexHandler {
             return;
         }
         closed = true;
+        // DEBUG: the owner of the connection (OvsdbClient) logs the state change once, with the remote it dialled.
         if (cause == null) {
-            LOG.info("OVSDB connection to {} closed", ctx.channel().remoteAddress());
+            LOG.debug("OVSDB connection to {} closed", ctx.channel().remoteAddress());
         } else {
-            LOG.info("OVSDB connection to {} closed: {}", ctx.channel().remoteAddress(), cause.toString());
+            LOG.debug("OVSDB connection to {} closed: {}", ctx.channel().remoteAddress(), cause.toString());
         }
         List<PendingCall> calls = new ArrayList<>(pending.values());
         pending.clear();
