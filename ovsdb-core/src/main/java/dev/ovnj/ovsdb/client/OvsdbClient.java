@@ -94,6 +94,8 @@ public final class OvsdbClient implements AutoCloseable {
     private final Set<String> wantedLocks = ConcurrentHashMap.newKeySet();
     private final CompletableFuture<OvsdbClient> firstSync = new CompletableFuture<>();
     private final String monitorId;
+    private final java.util.Map<String, Side> sideMonitors = new ConcurrentHashMap<>();
+    private final AtomicLong sideIds = new AtomicLong();
 
     private final AtomicLong connects = new AtomicLong();
     private final AtomicLong fullSyncs = new AtomicLong();
@@ -414,6 +416,88 @@ public final class OvsdbClient implements AutoCloseable {
         }
         JsonNode id = JsonNodeFactory.instance.textNode(monitorId);
         return onCallbacks(s.call("monitor_cond_change", options.requestTimeout(), id, id, req)).thenApply(x -> null);
+    }
+
+    /**
+     * Opens a second, independent monitor ({@code monitor_cond}) on the current connection. Its
+     * updates go to {@code listener}, not to the cache; it ends with {@link SideMonitor#cancel()}
+     * ({@code monitor_cancel}) or when the connection closes, and is not re-opened on reconnect.
+     *
+     * @param request what to monitor
+     * @param listener receives the initial contents, then every change
+     * @return the monitor, once the server accepted it and the initial contents were delivered
+     */
+    public CompletableFuture<SideMonitor> monitor(MonitorRequest request, SideMonitor.Listener listener) {
+        Session s = current;
+        if (s == null || !s.synced) {
+            return CompletableFuture.failedFuture(new NotConnectedException("not connected"));
+        }
+        String id = "ovnj-side-" + sideIds.incrementAndGet();
+        Side side = new Side(id, s, listener);
+        sideMonitors.put(id, side);
+        ObjectNode requests = request.toJson(s.schema, true);
+        CompletableFuture<SideMonitor> out = new CompletableFuture<>();
+        s.call("monitor_cond", options.requestTimeout(), options.database(), JsonNodeFactory.instance.textNode(id), requests)
+                .whenComplete((reply, err) -> callbacks.execute(() -> {
+                    if (err != null) {
+                        sideMonitors.remove(id);
+                        side.ended.complete(null);
+                        out.completeExceptionally(unwrap(err));
+                        return;
+                    }
+                    try {
+                        listener.onUpdate(UpdateBatch.fromUpdates2(reply, Optional.empty()));
+                    } catch (RuntimeException e) {
+                        LOG.warn("side monitor {} listener failed", id, e);
+                    }
+                    out.complete(side);
+                }));
+        s.rpc.closeFuture().thenRun(side::end);
+        return out;
+    }
+
+    /** A side monitor's state; its listener runs on the callback thread. */
+    private final class Side implements SideMonitor {
+        private final String id;
+        private final Session session;
+        private final SideMonitor.Listener listener;
+        private final CompletableFuture<Void> ended = new CompletableFuture<>();
+
+        Side(String id, Session session, SideMonitor.Listener listener) {
+            this.id = id;
+            this.session = session;
+            this.listener = listener;
+        }
+
+        @Override
+        public String id() {
+            return id;
+        }
+
+        @Override
+        public CompletableFuture<Void> cancel() {
+            if (ended.isDone()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return onCallbacks(session.call("monitor_cancel", options.requestTimeout(), JsonNodeFactory.instance.textNode(id)))
+                    .thenRun(this::end);
+        }
+
+        @Override
+        public CompletableFuture<Void> ended() {
+            return ended;
+        }
+
+        void deliver(UpdateBatch batch) {
+            if (!ended.isDone()) {
+                listener.onUpdate(batch);
+            }
+        }
+
+        void end() {
+            sideMonitors.remove(id);
+            ended.complete(null);
+        }
     }
 
     /** Closes the connection and stops reconnecting; pending transactions fail as retriable. */
@@ -779,7 +863,10 @@ public final class OvsdbClient implements AutoCloseable {
                     }
                 }
                 case "update2" -> {
-                    if (p.size() >= 2 && SERVER_MONITOR_ID.equals(p.get(0).asText())) {
+                    Side side = p.size() >= 2 ? sideMonitors.get(p.get(0).asText()) : null;
+                    if (side != null) {
+                        side.deliver(UpdateBatch.fromUpdates2(p.get(1), Optional.empty()));
+                    } else if (p.size() >= 2 && SERVER_MONITOR_ID.equals(p.get(0).asText())) {
                         onServerUpdate(s, p.get(1));
                     } else if (isOurs(p)) {
                         cache.apply(UpdateBatch.fromUpdates2(p.get(1), Optional.empty()));
@@ -793,6 +880,11 @@ public final class OvsdbClient implements AutoCloseable {
                 case "locked" -> lockListeners.forEach(l -> l.locked(p.get(0).asText()));
                 case "stolen" -> lockListeners.forEach(l -> l.stolen(p.get(0).asText()));
                 case "monitor_canceled" -> {
+                    Side side = p.size() >= 1 ? sideMonitors.get(p.get(0).asText()) : null;
+                    if (side != null) {
+                        side.end();
+                        return;
+                    }
                     LOG.info("{} canceled the monitor (database changed or removed); resyncing", s.remote);
                     s.close();
                 }
