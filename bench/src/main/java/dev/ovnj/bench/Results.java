@@ -36,6 +36,7 @@ public final class Results {
     private final Machine machine;
     private final List<Result> results = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    private volatile boolean echo;
 
     /**
      * Starts empty results for a machine.
@@ -44,6 +45,16 @@ public final class Results {
      */
     public Results(Machine machine) {
         this.machine = machine;
+    }
+
+    /**
+     * Also prints every value and note to stdout as it is added (the harness does; tests do not).
+     *
+     * @return this
+     */
+    public Results echo() {
+        echo = true;
+        return this;
     }
 
     /** The machine. */
@@ -72,7 +83,9 @@ public final class Results {
     public synchronized void add(String scenario, String client, String metric, double value) {
         results.removeIf(r -> r.scenario.equals(scenario) && r.client.equals(client) && r.metric.equals(metric));
         results.add(new Result(scenario, client, metric, value));
-        System.out.printf(Locale.ROOT, "  %-22s %-18s %-20s %s%n", scenario, client, metric, format(metric, value));
+        if (echo) {
+            System.out.printf(Locale.ROOT, "  %-22s %-18s %-20s %s%n", scenario, client, metric, format(metric, value));
+        }
     }
 
     /**
@@ -82,7 +95,9 @@ public final class Results {
      */
     public synchronized void note(String note) {
         notes.add(note);
-        System.out.println("  note: " + note);
+        if (echo) {
+            System.out.println("  note: " + note);
+        }
     }
 
     /**

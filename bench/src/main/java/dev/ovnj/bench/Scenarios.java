@@ -46,7 +46,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * daemon), on {@code ovsdb-server} processes started through the testkit. Run by
  * {@code bench/run.sh}; writes {@code latest.json} and {@code latest.md}.
  *
- * <p>Arguments: {@code [--quick] [--out DIR] [--peers DIR] [--only s1,s2] [--command TEXT]}.
+ * <p>Arguments: {@code [--quick] [--size name=N]... [--out DIR] [--peers DIR] [--only s1,s2] [--command TEXT]}.
  */
 public final class Scenarios {
     static final String ROUTER = "bench-router";
@@ -64,6 +64,22 @@ public final class Scenarios {
 
         static Sizes quick() {
             return new Sizes(500, 2_500, 500, 100, 20, 500, 128);
+        }
+
+        /** Overrides one size, e.g. {@code engine=2000}. */
+        Sizes with(String assignment) {
+            String[] kv = assignment.split("=", 2);
+            int v = Integer.parseInt(kv[1]);
+            return switch (kv[0]) {
+                case "bulk" -> new Sizes(v, sync, engine, incremental, drift, failover, window);
+                case "sync" -> new Sizes(bulk, v, engine, incremental, drift, failover, window);
+                case "engine" -> new Sizes(bulk, sync, v, incremental, drift, failover, window);
+                case "incremental" -> new Sizes(bulk, sync, engine, v, drift, failover, window);
+                case "drift" -> new Sizes(bulk, sync, engine, incremental, v, failover, window);
+                case "failover" -> new Sizes(bulk, sync, engine, incremental, drift, v, window);
+                case "window" -> new Sizes(bulk, sync, engine, incremental, drift, failover, v);
+                default -> throw new IllegalArgumentException("unknown size " + kv[0]);
+            };
         }
     }
 
@@ -87,6 +103,7 @@ public final class Scenarios {
         Path peers = Path.of("bench/peers");
         Set<String> only = Set.of();
         String command = "bench/run.sh";
+        List<String> overrides = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -94,11 +111,16 @@ public final class Scenarios {
                 case "--peers" -> peers = Path.of(args[++i]);
                 case "--only" -> only = Set.of(args[++i].split(","));
                 case "--command" -> command = args[++i];
+                case "--size" -> overrides.add(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
-        Results results = new Results(machine());
-        Scenarios s = new Scenarios(quick ? Sizes.quick() : Sizes.full(), results, peers);
+        Results results = new Results(machine()).echo();
+        Sizes sizes = quick ? Sizes.quick() : Sizes.full();
+        for (String o : overrides) {
+            sizes = sizes.with(o);
+        }
+        Scenarios s = new Scenarios(sizes, results, peers);
         System.out.println("sizes: " + s.sizes + "; machine: " + results.machine());
         long t0 = System.nanoTime();
         List<String> failed = new ArrayList<>();
