@@ -5,6 +5,7 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * An IP address with an optional port, in OVN's load-balancer syntax: {@code 10.0.0.1:80},
@@ -14,6 +15,10 @@ import java.util.Objects;
  * @param port 1..65535, or 0 when absent
  */
 public record Endpoint(InetAddress address, int port) {
+    // Compiled once: the planner parses every endpoint of every spec on each pass.
+    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+    private static final Pattern PORT = Pattern.compile("\\d{1,5}");
+    private static final Pattern IPV6_CHARS = Pattern.compile("[0-9A-Fa-f:.]+");
 
     /** Validates the port range. */
     public Endpoint {
@@ -61,13 +66,13 @@ public record Endpoint(InetAddress address, int port) {
             int c = s.indexOf(':');
             host = c < 0 ? s : s.substring(0, c);
             portText = c < 0 ? null : s.substring(c + 1);
-            if (!host.matches("\\d{1,3}(\\.\\d{1,3}){3}")) {
+            if (!IPV4.matcher(host).matches()) {
                 throw new IllegalArgumentException("\"" + text + "\": \"" + host + "\" is not an IPv4 address");
             }
         }
         int port = 0;
         if (portText != null) {
-            if (!portText.matches("\\d{1,5}")) {
+            if (!PORT.matcher(portText).matches()) {
                 throw new IllegalArgumentException("\"" + text + "\": port \"" + portText + "\" is not a number");
             }
             port = Integer.parseInt(portText);
@@ -85,7 +90,7 @@ public record Endpoint(InetAddress address, int port) {
                     throw new IllegalArgumentException("\"" + text + "\": \"" + host + "\" is not an IPv4 address");
                 }
             }
-        } else if (!host.matches("[0-9A-Fa-f:.]+")) {
+        } else if (!IPV6_CHARS.matcher(host).matches()) {
             throw new IllegalArgumentException("\"" + text + "\": \"" + host + "\" is not an IPv6 address");
         }
         try {
