@@ -43,7 +43,18 @@ if $build || [ ! -s "$cp_file" ]; then
   mvn -B -q -DskipTests install
   mvn -B -q -pl bench dependency:build-classpath -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=runtime >/dev/null
 fi
-classpath="bench/target/classes:$(cat "$cp_file")"
+# ovnj's own modules come from this worktree's target/classes, not from ~/.m2: the local
+# repository may be shared with other checkouts that install their own snapshots.
+classpath="bench/target/classes"
+IFS=: read -r -a entries < "$cp_file"
+for e in "${entries[@]}"; do
+  case "$e" in
+    */dev/ovnj/*/*/*.jar)
+      module=$(basename "$(dirname "$(dirname "$e")")")
+      e=$root/$module/target/classes ;;
+  esac
+  classpath="$classpath:$e"
+done
 
 # A fixed heap so heap figures do not depend on the machine's default sizing.
 java_opts=(-Xms2g -Xmx6g -XX:+UseG1GC -Dorg.slf4j.simpleLogger.defaultLogLevel=warn ${BENCH_JAVA_OPTS:-})

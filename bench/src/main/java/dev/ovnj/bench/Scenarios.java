@@ -139,7 +139,7 @@ public final class Scenarios {
                     case "failover" -> s.failover();
                     default -> throw new IllegalStateException(name);
                 }
-            } catch (Exception | AssertionError e) {
+            } catch (Throwable e) {
                 failed.add(name);
                 results.note("scenario " + name + " FAILED: " + e);
                 e.printStackTrace();
@@ -383,6 +383,14 @@ public final class Scenarios {
             } finally {
                 engine.close();
                 c.close();
+            }
+            // The same without the engine, to separate the engine's cache indexes from the rows.
+            long bare0 = Proc.usedHeapAfterGc();
+            try (OvsdbClient bare = client(server.remote(), LoadBalancerEngine.monitorRequest())) {
+                bare.startAndWait(WAIT);
+                long bare1 = Proc.usedHeapAfterGc();
+                results.add("sync", "ovnj-engine", "heap_bytes_per_row_without_engine_indexes",
+                        (bare1 - bare0) / (double) bare.cache().table("Load_Balancer").size());
             }
             double srv0p = Proc.cpuSeconds(server.pid());
             JsonNode py = peer(List.of("/usr/bin/python3", peers.resolve("python_idl.py").toString(), "sync",
