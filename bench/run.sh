@@ -46,7 +46,7 @@ fi
 # ovnj's own modules come from this worktree's target/classes, not from ~/.m2: the local
 # repository may be shared with other checkouts that install their own snapshots.
 classpath="bench/target/classes"
-IFS=: read -r -a entries < "$cp_file"
+IFS=: read -r -a entries < "$cp_file" || true  # the file has no trailing newline
 for e in "${entries[@]}"; do
   case "$e" in
     */dev/ovnj/*/*/*.jar)
