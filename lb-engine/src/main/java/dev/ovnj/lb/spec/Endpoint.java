@@ -5,6 +5,7 @@ import java.net.Inet6Address;
 import dev.ovnj.nb.eip.IpAddresses;
 import java.net.InetAddress;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * An IP address with an optional port, in OVN's load-balancer syntax: {@code 10.0.0.1:80},
@@ -14,6 +15,9 @@ import java.util.Objects;
  * @param port 1..65535, or 0 when absent
  */
 public record Endpoint(InetAddress address, int port) {
+    // Compiled once: the planner parses every endpoint of every spec on each pass.
+    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+    private static final Pattern PORT = Pattern.compile("\\d{1,5}");
 
     /**
      * Validates the port range.
@@ -66,13 +70,13 @@ public record Endpoint(InetAddress address, int port) {
             int c = s.indexOf(':');
             host = c < 0 ? s : s.substring(0, c);
             portText = c < 0 ? null : s.substring(c + 1);
-            if (!host.matches("\\d{1,3}(\\.\\d{1,3}){3}")) {
+            if (!IPV4.matcher(host).matches()) {
                 throw new IllegalArgumentException("\"" + text + "\": \"" + host + "\" is not an IPv4 address");
             }
         }
         int port = 0;
         if (portText != null) {
-            if (!portText.matches("\\d{1,5}")) {
+            if (!PORT.matcher(portText).matches()) {
                 throw new IllegalArgumentException("\"" + text + "\": port \"" + portText + "\" is not a number");
             }
             port = Integer.parseInt(portText);

@@ -9,7 +9,6 @@ import dev.ovnj.ovsdb.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -252,13 +251,23 @@ public final class Row {
     }
 
     private static Set<Object> applySetDiff(Set<?> current, Set<?> delta) {
-        Set<Object> result = new HashSet<>(current);
-        for (Object element : delta) {
-            if (!result.remove(element)) {
-                result.add(element);
+        // One pass over the (possibly large) current set and one hashing into the immutable
+        // result; a HashSet copy followed by Set.copyOf (which copies into yet another HashSet)
+        // made every diff of a big set column, e.g. a router's load_balancer, cost three.
+        // The two parts are disjoint and duplicate-free, as Set.of requires.
+        Object[] result = new Object[current.size() + delta.size()];
+        int n = 0;
+        for (Object element : current) {
+            if (!delta.contains(element)) {
+                result[n++] = element;
             }
         }
-        return Set.copyOf(result);
+        for (Object element : delta) {
+            if (!current.contains(element)) {
+                result[n++] = element;
+            }
+        }
+        return Set.of(Arrays.copyOf(result, n));
     }
 
     private static Map<Object, Object> applyMapDiff(Map<?, ?> current, Map<?, ?> delta) {

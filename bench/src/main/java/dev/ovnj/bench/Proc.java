@@ -1,0 +1,123 @@
+package dev.ovnj.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/** CPU time and memory of processes, from {@code /proc} and the JVM's own beans. */
+final class Proc {
+    private static volatile long clockTick = -1;
+
+    private Proc() {
+    }
+
+    /** Clock ticks per second ({@code getconf CLK_TCK}). */
+    static long clockTick() {
+        if (clockTick < 0) {
+            String out = run("getconf", "CLK_TCK").trim();
+            clockTick = out.isEmpty() ? 100 : Long.parseLong(out);
+        }
+        return clockTick;
+    }
+
+    /**
+     * utime + stime of a process in seconds.
+     *
+     * @param pid the process
+     * @return CPU seconds so far
+     */
+    static double cpuSeconds(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            // The command name may contain spaces; fields after it are space separated.
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+            long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            return ticks / (double) clockTick();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** CPU seconds of this JVM. */
+    static double jvmCpuSeconds() {
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        return os.getProcessCpuTime() / 1e9;
+    }
+
+    /** Resident set size of this process in MiB. */
+    static double rssMb() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return 0;
+    }
+
+    /** Used heap after two full collections, in bytes. */
+    static long usedHeapAfterGc() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    /**
+     * Runs a command and returns its stdout (stderr goes to ours); fails on a non-zero exit.
+     *
+     * @param command the command
+     * @return stdout
+     */
+    static String run(String... command) {
+        return run(List.of(command), 3600);
+    }
+
+    static String run(List<String> command, long timeoutSeconds) {
+        try {
+            Process p = new ProcessBuilder(new ArrayList<>(command)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            p.getOutputStream().close();
+            byte[] out = p.getInputStream().readAllBytes();
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("timed out: " + command);
+            }
+            if (p.exitValue() != 0) {
+                throw new IllegalStateException("exit " + p.exitValue() + ": " + command + "\n" + new String(out));
+            }
+            return new String(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** First line of a command's output, or "unknown". */
+    static String firstLine(String... command) {
+        try {
+            return run(command).lines().findFirst().orElse("unknown").trim();
+        } catch (RuntimeException e) {
+            return "unknown";
+        }
+    }
+
+    static String fmt(String pattern, Object... args) {
+        return String.format(Locale.ROOT, pattern, args);
+    }
+}

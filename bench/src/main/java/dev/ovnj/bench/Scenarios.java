@@ -1,0 +1,713 @@
+package dev.ovnj.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ovnj.lb.EngineListener;
+import dev.ovnj.lb.EngineMetrics;
+import dev.ovnj.lb.LoadBalancerEngine;
+import dev.ovnj.lb.RepairEvent;
+import dev.ovnj.lb.spec.LoadBalancerSpec;
+import dev.ovnj.ovsdb.cache.CacheEvent;
+import dev.ovnj.ovsdb.client.ClientStats;
+import dev.ovnj.ovsdb.client.OvsdbClient;
+import dev.ovnj.ovsdb.data.Row;
+import dev.ovnj.ovsdb.monitor.MonitorRequest;
+import dev.ovnj.ovsdb.tx.Condition;
+import dev.ovnj.ovsdb.tx.Insert;
+import dev.ovnj.ovsdb.tx.Mutation;
+import dev.ovnj.ovsdb.tx.Operations;
+import dev.ovnj.ovsdb.tx.Transaction;
+import dev.ovnj.testkit.Nbctl;
+import dev.ovnj.testkit.OvsdbCluster;
+import dev.ovnj.testkit.OvsdbServer;
+import dev.ovnj.testkit.Schemas;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The end-to-end benchmark: every scenario against ovnj and the peers (OVS Python IDL, ovn-nbctl
+ * daemon), on {@code ovsdb-server} processes started through the testkit. Run by
+ * {@code bench/run.sh}; writes {@code latest.json} and {@code latest.md}.
+ *
+ * <p>Arguments: {@code [--quick] [--size name=N]... [--out DIR] [--peers DIR] [--only s1,s2] [--command TEXT]}.
+ */
+public final class Scenarios {
+    static final String ROUTER = "bench-router";
+    static final String SWITCH = "bench-switch";
+    static final String GROUP = "bench-lbs";
+    static final String OWNER = "bench";
+    static final Duration WAIT = Duration.ofSeconds(120);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Sizes of one run. */
+    record Sizes(int bulk, int sync, int engine, int incremental, int drift, int failover, int window) {
+        static Sizes full() {
+            return new Sizes(10_000, 50_000, 10_000, 1_000, 200, 10_000, 128);
+        }
+
+        static Sizes quick() {
+            return new Sizes(500, 2_500, 500, 100, 20, 500, 128);
+        }
+
+        /** Overrides one size, e.g. {@code engine=2000}. */
+        Sizes with(String assignment) {
+            String[] kv = assignment.split("=", 2);
+            int v = Integer.parseInt(kv[1]);
+            return switch (kv[0]) {
+                case "bulk" -> new Sizes(v, sync, engine, incremental, drift, failover, window);
+                case "sync" -> new Sizes(bulk, v, engine, incremental, drift, failover, window);
+                case "engine" -> new Sizes(bulk, sync, v, incremental, drift, failover, window);
+                case "incremental" -> new Sizes(bulk, sync, engine, v, drift, failover, window);
+                case "drift" -> new Sizes(bulk, sync, engine, incremental, v, failover, window);
+                case "failover" -> new Sizes(bulk, sync, engine, incremental, drift, v, window);
+                case "window" -> new Sizes(bulk, sync, engine, incremental, drift, failover, v);
+                default -> throw new IllegalArgumentException("unknown size " + kv[0]);
+            };
+        }
+    }
+
+    private final Sizes sizes;
+    private final Results results;
+    private final Path peers;
+    private final Path work;
+    private final Path schema;
+
+    Scenarios(Sizes sizes, Results results, Path peers) throws IOException {
+        this.sizes = sizes;
+        this.results = results;
+        this.peers = peers;
+        this.work = Files.createTempDirectory("ovnj-bench");
+        this.schema = Schemas.ovnNorthbound(work);
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean quick = false;
+        Path out = Path.of("bench/results");
+        Path peers = Path.of("bench/peers");
+        Set<String> only = Set.of();
+        String command = "bench/run.sh";
+        List<String> overrides = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> quick = true;
+                case "--out" -> out = Path.of(args[++i]);
+                case "--peers" -> peers = Path.of(args[++i]);
+                case "--only" -> only = Set.of(args[++i].split(","));
+                case "--command" -> command = args[++i];
+                case "--size" -> overrides.add(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        Results results = new Results(machine()).echo();
+        Sizes sizes = quick ? Sizes.quick() : Sizes.full();
+        for (String o : overrides) {
+            sizes = sizes.with(o);
+        }
+        Scenarios s = new Scenarios(sizes, results, peers);
+        System.out.println("sizes: " + s.sizes + "; machine: " + results.machine());
+        long t0 = System.nanoTime();
+        List<String> failed = new ArrayList<>();
+        for (String name : List.of("bulk-create", "sync", "engine", "failover")) {
+            if (!only.isEmpty() && !only.contains(name)) {
+                continue;
+            }
+            System.out.println("== " + name);
+            long ts = System.nanoTime();
+            try {
+                switch (name) {
+                    case "bulk-create" -> s.bulkCreate();
+                    case "sync" -> s.sync();
+                    case "engine" -> s.engine();
+                    case "failover" -> s.failover();
+                    default -> throw new IllegalStateException(name);
+                }
+            } catch (Throwable e) {
+                failed.add(name);
+                results.note("scenario " + name + " FAILED: " + e);
+                e.printStackTrace();
+            }
+            System.out.printf(Locale.ROOT, "   (%s took %.1f s)%n", name, (System.nanoTime() - ts) / 1e9);
+        }
+        s.checkTargets();
+        results.note(Proc.fmt("whole run took %.0f s", (System.nanoTime() - t0) / 1e9));
+        results.write(out, command);
+        System.out.println("wrote " + out.resolve("latest.json") + " and " + out.resolve("latest.md"));
+        System.exit(failed.isEmpty() ? 0 : 1);
+    }
+
+    static Results.Machine machine() {
+        double memGb = 0;
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
+                if (line.startsWith("MemTotal:")) {
+                    memGb = Math.round(Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0 / 1024.0 * 10) / 10.0;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String os = "unknown";
+        try {
+            os = Files.readAllLines(Path.of("/etc/os-release")).stream().filter(l -> l.startsWith("PRETTY_NAME="))
+                    .map(l -> l.substring(12).replace("\"", "")).findFirst().orElse("unknown");
+        } catch (IOException ignored) {
+            // keep unknown
+        }
+        os = os + ", Linux " + System.getProperty("os.version");
+        String jdk = System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version");
+        String ovs = Proc.firstLine("ovsdb-server", "--version").replaceAll(".*\\) ", "");
+        String ovn = Proc.firstLine("ovn-nbctl", "--version").replaceAll(".* ", "");
+        return new Results.Machine(Runtime.getRuntime().availableProcessors(), memGb, jdk, ovs, ovn, os);
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    static OvsdbClient client(String remotes, MonitorRequest monitor) {
+        return OvsdbClient.builder().remotes(remotes).monitor(monitor)
+                .backoff(Duration.ofMillis(20), Duration.ofMillis(500)).build();
+    }
+
+    static OvsdbServer seededServer() {
+        OvsdbServer server = OvsdbServer.start();
+        Nbctl.of(server).run("lr-add", ROUTER, "--", "ls-add", SWITCH);
+        return server;
+    }
+
+    static String vip(int i, int net) {
+        return "172." + net + "." + (i / 250) + "." + (i % 250 + 1) + ":80";
+    }
+
+    static String backends(int i, int count, int generation) {
+        StringBuilder sb = new StringBuilder();
+        for (int b = 1; b <= count; b++) {
+            if (b > 1) {
+                sb.append(',');
+            }
+            sb.append("10.").append(i / 250).append('.').append(i % 250).append('.').append(b + generation).append(":8080");
+        }
+        return sb.toString();
+    }
+
+    /** The bulk-create transaction: insert with uuid-name, attach to the router and the switch. */
+    static Transaction bulkTx(OvsdbClient c, String prefix, int i) {
+        Insert lb = Operations.insert("Load_Balancer").uuidName("lb")
+                .value("name", prefix + i)
+                .value("vips", Map.of(vip(i, 16), backends(i, 3, 0)))
+                .value("protocol", Set.of("tcp"));
+        return c.transaction()
+                .add(lb)
+                .add(Operations.mutate("Logical_Router").where(Condition.eq("name", ROUTER))
+                        .mutation(Mutation.insert("load_balancer", Set.of(lb.reference()))))
+                .add(Operations.mutate("Logical_Switch").where(Condition.eq("name", SWITCH))
+                        .mutation(Mutation.insert("load_balancer", Set.of(lb.reference()))))
+                .build();
+    }
+
+    /** Runs {@code n} transactions with at most {@code window} in flight; returns the failures. */
+    static int pipelined(OvsdbClient c, int n, int window, java.util.function.IntFunction<Transaction> tx) throws InterruptedException {
+        Semaphore permits = new Semaphore(window);
+        AtomicInteger failures = new AtomicInteger();
+        AtomicReference<Throwable> first = new AtomicReference<>();
+        for (int i = 0; i < n; i++) {
+            permits.acquire();
+            c.transact(tx.apply(i)).whenComplete((r, e) -> {
+                if (e != null) {
+                    failures.incrementAndGet();
+                    first.compareAndSet(null, e);
+                }
+                permits.release();
+            });
+        }
+        permits.acquire(window);
+        if (first.get() != null) {
+            System.err.println("first failure: " + first.get());
+        }
+        return failures.get();
+    }
+
+    JsonNode peer(List<String> command) {
+        String out = Proc.run(command, 3600);
+        String last = out.lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b)
+                .orElseThrow(() -> new IllegalStateException("peer printed no JSON: " + command + "\n" + out));
+        try {
+            return JSON.readTree(last);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static double secondsSince(long t0) {
+        return (System.nanoTime() - t0) / 1e9;
+    }
+
+    static double percentile(double[] sorted, double p) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        int idx = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, idx))];
+    }
+
+    void latencies(String scenario, String client, List<Double> millis, boolean max) {
+        double[] a = millis.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        results.add(scenario, client, "p50_ms", percentile(a, 50));
+        results.add(scenario, client, "p99_ms", percentile(a, 99));
+        if (max) {
+            results.add(scenario, client, "max_ms", a.length == 0 ? Double.NaN : a[a.length - 1]);
+        }
+    }
+
+    // ------------------------------------------------------------------ 1. bulk-create
+
+    void bulkCreate() throws Exception {
+        int n = sizes.bulk();
+        // JIT warm-up on a throw-away server, so the measured run is not the JVM's first.
+        try (OvsdbServer server = seededServer(); OvsdbClient c = client(server.remote(), LoadBalancerEngine.monitorRequest())) {
+            c.startAndWait(WAIT);
+            pipelined(c, Math.max(200, n / 10), sizes.window(), i -> bulkTx(c, "warm-", i));
+        }
+        bulkOvnj("ovnj-pipelined", sizes.window());
+        bulkOvnj("ovnj-sequential", 1);
+        bulkPeer("python-idl", server -> List.of("/usr/bin/python3", peers.resolve("python_idl.py").toString(), "bulk",
+                server.remote(), schema.toString(), String.valueOf(n), ROUTER, SWITCH));
+        bulkPeer("ovn-nbctl-daemon", server -> List.of(peers.resolve("nbctl_daemon.sh").toString(), "bulk",
+                server.remote(), String.valueOf(n), ROUTER, SWITCH));
+    }
+
+    private void bulkOvnj(String name, int window) throws Exception {
+        int n = sizes.bulk();
+        try (OvsdbServer server = seededServer(); OvsdbClient c = client(server.remote(), LoadBalancerEngine.monitorRequest())) {
+            c.startAndWait(WAIT);
+            double srv0 = Proc.cpuSeconds(server.pid());
+            double cpu0 = Proc.jvmCpuSeconds();
+            long t0 = System.nanoTime();
+            int failures = pipelined(c, n, window, i -> bulkTx(c, "lb-", i));
+            double wall = secondsSince(t0);
+            double cpu = Proc.jvmCpuSeconds() - cpu0;
+            double srv = Proc.cpuSeconds(server.pid()) - srv0;
+            check(failures == 0, name + ": " + failures + " transactions failed");
+            check(c.cache().table("Load_Balancer").size() == n, name + ": cache has " + c.cache().table("Load_Balancer").size());
+            recordBulk(name, wall, cpu, srv);
+        }
+    }
+
+    private void bulkPeer(String name, java.util.function.Function<OvsdbServer, List<String>> command) {
+        try (OvsdbServer server = seededServer()) {
+            double srv0 = Proc.cpuSeconds(server.pid());
+            JsonNode r = peer(command.apply(server));
+            double srv = Proc.cpuSeconds(server.pid()) - srv0;
+            check(r.path("failures").asInt(0) == 0, name + ": " + r);
+            String count = Nbctl.of(server).run("--bare", "--columns=_uuid", "list", "Load_Balancer");
+            long rows = count.lines().filter(l -> !l.isBlank()).count();
+            check(rows == sizes.bulk(), name + ": database has " + rows + " load balancers");
+            // The server CPU includes the peer's connect and initial sync; both are tiny here.
+            recordBulk(name, r.get("wall_s").asDouble(), r.get("cpu_s").asDouble(), srv);
+        }
+    }
+
+    private void recordBulk(String name, double wall, double cpu, double srv) {
+        results.add("bulk-create", name, "wall_s", wall);
+        results.add("bulk-create", name, "cpu_s", cpu);
+        results.add("bulk-create-server", name, "cpu_s", srv);
+        if (name.equals("ovnj-pipelined")) {
+            results.add("bulk-create", "ovsdb-server", "cpu_s", srv);
+        }
+    }
+
+    // ------------------------------------------------------------------ 2. sync
+
+    void sync() throws Exception {
+        int n = sizes.sync();
+        try (OvsdbServer server = OvsdbServer.start()) {
+            try (OvsdbClient writer = client(server.remote(), MonitorRequest.tables("NB_Global"))) {
+                writer.startAndWait(WAIT);
+                long t0 = System.nanoTime();
+                int per = 1000;
+                int failures = pipelined(writer, (n + per - 1) / per, 4, t -> {
+                    Transaction.Builder b = writer.transaction();
+                    for (int i = t * per; i < Math.min(n, (t + 1) * per); i++) {
+                        b.add(Operations.insert("Load_Balancer").value("name", "sync-lb-" + i)
+                                .value("vips", Map.of(vip(i, 18), backends(i, 10, 0)))
+                                .value("protocol", Set.of("tcp")));
+                    }
+                    return b.build();
+                });
+                check(failures == 0, "populating the sync database failed");
+                System.out.printf(Locale.ROOT, "  populated %d load balancers in %.1f s%n", n, secondsSince(t0));
+            }
+            // Warm-up sync (JIT), then the measured one.
+            // In its own method: a dead local in this (interpreted) frame would keep the client alive.
+            awaitCollected(warmSync(server.remote()), "the warm-up client's cache");
+            long heap0 = Proc.usedHeapAfterGc();
+            double rss0 = Proc.rssMb();
+            double cpu0 = Proc.jvmCpuSeconds();
+            double srv0 = Proc.cpuSeconds(server.pid());
+            long t0 = System.nanoTime();
+            OvsdbClient c = client(server.remote(), LoadBalancerEngine.monitorRequest());
+            LoadBalancerEngine engine = LoadBalancerEngine.builder(c).build().start();
+            try {
+                c.startAndWait(WAIT);
+                double wall = secondsSince(t0);
+                double cpu = Proc.jvmCpuSeconds() - cpu0;
+                double srv = Proc.cpuSeconds(server.pid()) - srv0;
+                int rows = c.cache().table("Load_Balancer").size();
+                check(rows == n, "ovnj synced " + rows + " rows");
+                long heap1 = Proc.usedHeapAfterGc();
+                double rss1 = Proc.rssMb();
+                ClientStats st = c.stats();
+                results.add("sync", "ovnj-engine", "sync_s", wall);
+                results.add("sync", "ovnj-engine", "cpu_s", cpu);
+                results.add("sync", "ovnj-engine", "heap_bytes_per_row", (heap1 - heap0) / (double) rows);
+                results.add("sync", "ovnj-engine", "json_bytes_per_row", st.lastSyncBytes() / (double) rows);
+                results.add("sync", "ovnj-engine", "rss_growth_mb", rss1 - rss0);
+                results.add("sync-server", "ovnj-engine", "cpu_s", srv);
+            } finally {
+                engine.close();
+                c.close();
+            }
+            java.lang.ref.WeakReference<Object> engineCache = new java.lang.ref.WeakReference<>(c.cache());
+            c = null;
+            engine = null;
+            awaitCollected(engineCache, "the engine client's cache");
+            // The same without the engine, to separate the engine's cache indexes from the rows.
+            long bare0 = Proc.usedHeapAfterGc();
+            try (OvsdbClient bare = client(server.remote(), LoadBalancerEngine.monitorRequest())) {
+                bare.startAndWait(WAIT);
+                long bare1 = Proc.usedHeapAfterGc();
+                results.add("sync", "ovnj-engine", "heap_bytes_per_row_without_engine_indexes",
+                        (bare1 - bare0) / (double) bare.cache().table("Load_Balancer").size());
+            }
+            double srv0p = Proc.cpuSeconds(server.pid());
+            JsonNode py = peer(List.of("/usr/bin/python3", peers.resolve("python_idl.py").toString(), "sync",
+                    server.remote(), schema.toString()));
+            double srvp = Proc.cpuSeconds(server.pid()) - srv0p;
+            check(py.get("rows").asInt() == n, "python synced " + py);
+            results.add("sync", "python-idl", "sync_s", py.get("sync_s").asDouble());
+            results.add("sync", "python-idl", "cpu_s", py.get("cpu_s").asDouble());
+            results.add("sync", "python-idl", "rss_growth_mb", py.get("rss_growth_mb").asDouble());
+            results.add("sync-server", "python-idl", "cpu_s", srvp);
+        }
+    }
+
+    private static java.lang.ref.WeakReference<Object> warmSync(String remote) {
+        try (OvsdbClient warm = client(remote, LoadBalancerEngine.monitorRequest())) {
+            warm.startAndWait(WAIT);
+            return new java.lang.ref.WeakReference<>(warm.cache());
+        }
+    }
+
+    /** Waits until a closed client's cache is garbage; notes it when it stays reachable. */
+    private void awaitCollected(java.lang.ref.WeakReference<Object> ref, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (ref.get() != null && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(200);
+        }
+        if (ref.get() != null) {
+            results.note("sync: " + what + " was still reachable 15 s after close(); heap baselines include it");
+        }
+    }
+
+    // ------------------------------------------------------------------ 3-5. engine
+
+    static List<LoadBalancerSpec> specs(int n, boolean group) {
+        List<LoadBalancerSpec> specs = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            specs.add(spec(i, group, 0));
+        }
+        return specs;
+    }
+
+    static LoadBalancerSpec spec(int i, boolean group, int generation) {
+        LoadBalancerSpec.Builder b = LoadBalancerSpec.builder("svc-" + i).routers(ROUTER).switches(SWITCH)
+                .tcp(vip(i, 20), backends(i, 3, generation).split(","));
+        if (group) {
+            b.group(GROUP);
+        }
+        return b.build();
+    }
+
+    /** A server with an engine, and the engine's transaction counter. */
+    static final class EngineSetup implements AutoCloseable {
+        final OvsdbServer server;
+        final OvsdbClient client;
+        final LoadBalancerEngine engine;
+        final List<RepairEvent> repairs = new CopyOnWriteArrayList<>();
+
+        EngineSetup() {
+            server = seededServer();
+            client = client(server.remote(), LoadBalancerEngine.monitorRequest());
+            engine = LoadBalancerEngine.builder(client).build();
+            engine.addListener(new EngineListener() {
+                @Override
+                public void onRepair(RepairEvent event) {
+                    repairs.add(event);
+                }
+            });
+            engine.start();
+            client.startAndWait(WAIT);
+        }
+
+        @Override
+        public void close() {
+            engine.close();
+            client.close();
+            server.close();
+        }
+    }
+
+    void engine() throws Exception {
+        converge("engine-converge", false, null);
+        try (EngineSetup e = new EngineSetup()) {
+            List<LoadBalancerSpec> specs = converge("engine-converge-group", true, e);
+            incremental(e, specs);
+            driftRepair(e, specs);
+        }
+    }
+
+    private List<LoadBalancerSpec> converge(String scenario, boolean group, EngineSetup given) throws Exception {
+        EngineSetup e = given != null ? given : new EngineSetup();
+        try {
+            List<LoadBalancerSpec> specs = specs(sizes.engine(), group);
+            EngineMetrics m0 = e.engine.metrics();
+            double srv0 = Proc.cpuSeconds(e.server.pid());
+            double cpu0 = Proc.jvmCpuSeconds();
+            long t0 = System.nanoTime();
+            var result = e.engine.apply(OWNER, specs).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            double wall = secondsSince(t0);
+            double cpu = Proc.jvmCpuSeconds() - cpu0;
+            double srv = Proc.cpuSeconds(e.server.pid()) - srv0;
+            EngineMetrics m1 = e.engine.metrics();
+            check(result.allApplied(), scenario + ": not all applied");
+            check(e.client.cache().table("Load_Balancer").size() == sizes.engine(), scenario + ": wrong row count");
+            results.add(scenario, "ovnj-engine", "wall_s", wall);
+            results.add(scenario, "ovnj-engine", "cpu_s", cpu);
+            results.add(scenario, "ovnj-engine", "txns", m1.transactions() - m0.transactions());
+            results.add(scenario, "ovsdb-server", "cpu_s", srv);
+            System.out.printf(Locale.ROOT, "  %d plans, %d ops, last plan %d us%n", m1.plans() - m0.plans(),
+                    m1.operations() - m0.operations(), m1.lastPlanMicros());
+
+            long t1 = System.nanoTime();
+            e.engine.apply(OWNER, specs).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            double reWall = secondsSince(t1);
+            long again = e.engine.metrics().transactions() - m1.transactions();
+            String re = scenario.replace("converge", "reapply");
+            results.add(re, "ovnj-engine", "txns", again);
+            results.add(re, "ovnj-engine", "wall_s", reWall);
+            if (again != 0) {
+                results.note(re + ": re-applying the same specs sent " + again + " transactions (expected 0)");
+            }
+            return specs;
+        } finally {
+            if (given == null) {
+                e.close();
+            }
+        }
+    }
+
+    private void incremental(EngineSetup e, List<LoadBalancerSpec> specs) throws Exception {
+        Random random = new Random(42);
+        List<Double> lat = new ArrayList<>();
+        EngineMetrics m0 = e.engine.metrics();
+        for (int k = 0; k < sizes.incremental(); k++) {
+            int i = random.nextInt(specs.size());
+            // Replace the first backend only: a single-backend change.
+            LoadBalancerSpec old = specs.get(i);
+            String[] b = backends(i, 3, 0).split(",");
+            b[0] = "10.250." + (k / 250) + "." + (k % 250 + 1) + ":8080";
+            LoadBalancerSpec next = LoadBalancerSpec.builder(old.name()).routers(ROUTER).switches(SWITCH)
+                    .tcp(vip(i, 20), b).group(GROUP).build();
+            long t0 = System.nanoTime();
+            e.engine.upsert(OWNER, next).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            lat.add((System.nanoTime() - t0) / 1e6);
+            specs.set(i, next);
+        }
+        latencies("incremental", "ovnj-engine", lat, true);
+        results.add("incremental", "ovnj-engine", "txns", e.engine.metrics().transactions() - m0.transactions());
+    }
+
+    private void driftRepair(EngineSetup e, List<LoadBalancerSpec> specs) throws Exception {
+        try (OvsdbClient writer = client(e.server.remote(), MonitorRequest.tables("NB_Global"));
+             OvsdbClient observer = client(e.server.remote(), MonitorRequest.tables("Load_Balancer"))) {
+            writer.startAndWait(WAIT);
+            AtomicReference<java.util.function.Predicate<CacheEvent>> want = new AtomicReference<>();
+            AtomicReference<CompletableFuture<Long>> seen = new AtomicReference<>();
+            observer.cache().addListener(events -> {
+                long now = System.nanoTime();
+                java.util.function.Predicate<CacheEvent> p = want.get();
+                CompletableFuture<Long> f = seen.get();
+                if (p != null && f != null && events.stream().anyMatch(p)) {
+                    f.complete(now);
+                }
+            });
+            observer.startAndWait(WAIT);
+            Random random = new Random(7);
+            List<Double> lat = new ArrayList<>();
+            int early = 0;
+            int repairsBefore = e.repairs.size();
+            for (int k = 0; k < sizes.drift(); k++) {
+                int i = random.nextInt(specs.size());
+                String row = specs.get(i).name() + "-tcp";
+                String key = vip(i, 20);
+                boolean delete = k % 2 == 0;
+                Transaction tx;
+                if (delete) {
+                    want.set(ev -> ev instanceof CacheEvent.Inserted ins && row.equals(ins.row().get("name")));
+                    tx = writer.transaction().add(Operations.delete("Load_Balancer").where(Condition.eq("name", row))).build();
+                } else {
+                    want.set(ev -> ev instanceof CacheEvent.Updated up && row.equals(up.newRow().get("name"))
+                            && vips(up.newRow()).containsKey(key) && !vips(up.oldRow()).containsKey(key));
+                    tx = writer.transaction().add(Operations.mutate("Load_Balancer").where(Condition.eq("name", row))
+                            .mutation(Mutation.delete("vips", Set.of(key)))).build();
+                }
+                CompletableFuture<Long> restored = new CompletableFuture<>();
+                seen.set(restored);
+                AtomicLong committed = new AtomicLong();
+                var result = writer.transact(tx).whenComplete((r, err) -> committed.set(System.nanoTime()));
+                var r = result.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                check(r.results().size() == 1, "drift transaction: " + r);
+                long at = restored.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                double ms = (at - committed.get()) / 1e6;
+                if (ms < 0) {
+                    early++;
+                    ms = 0;
+                }
+                lat.add(ms);
+                want.set(null);
+                // Let the engine finish its pass (status bookkeeping) before the next drift.
+                Thread.sleep(5);
+            }
+            latencies("drift-repair", "ovnj-engine", lat, true);
+            if (early > 0) {
+                results.note("drift-repair: in " + early + " of " + sizes.drift() + " cases the observer saw the restore before "
+                        + "the drifting client's own transact future completed; counted as 0 ms");
+            }
+            List<Double> engineSide = e.repairs.subList(repairsBefore, e.repairs.size()).stream()
+                    .map(ev -> ev.latency().toNanos() / 1e6).toList();
+            results.note(Proc.fmt("drift-repair: the engine's own RepairEvent latency (drift seen -> repair cached): p50 %.2f ms, p99 %.2f ms over %d events",
+                    percentile(engineSide.stream().mapToDouble(Double::doubleValue).sorted().toArray(), 50),
+                    percentile(engineSide.stream().mapToDouble(Double::doubleValue).sorted().toArray(), 99), engineSide.size()));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> vips(Row row) {
+        Object v = row.get("vips");
+        return v instanceof Map<?, ?> m ? (Map<String, String>) m : Map.of();
+    }
+
+    // ------------------------------------------------------------------ 6. failover
+
+    void failover() throws Exception {
+        int n = sizes.failover();
+        try (OvsdbCluster cluster = OvsdbCluster.start(3)) {
+            Nbctl.of(cluster).run("lr-add", ROUTER, "--", "ls-add", SWITCH);
+            OvsdbClient c = client(cluster.remotes(), LoadBalancerEngine.monitorRequest());
+            LoadBalancerEngine engine = LoadBalancerEngine.builder(c).build().start();
+            try {
+                c.startAndWait(WAIT);
+                List<LoadBalancerSpec> specs = specs(n, false);
+                check(engine.apply(OWNER, specs).get(WAIT.toSeconds(), TimeUnit.SECONDS).allApplied(), "failover: apply");
+                long fullBytes;
+                try (OvsdbClient fresh = client(cluster.remotes(), LoadBalancerEngine.monitorRequest())) {
+                    fresh.startAndWait(WAIT);
+                    fullBytes = fresh.stats().lastSyncBytes();
+                }
+                int leader = cluster.awaitLeader();
+                ClientStats before = c.stats();
+                LoadBalancerSpec changed = LoadBalancerSpec.builder(specs.get(0).name()).routers(ROUTER).switches(SWITCH)
+                        .tcp(vip(0, 20), backends(0, 3, 7).split(",")).build();
+                long t0 = System.nanoTime();
+                cluster.kill(leader);
+                engine.upsert(OWNER, changed).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                double resume = secondsSince(t0);
+                long deadline = System.nanoTime() + WAIT.toNanos();
+                while (c.stats().connects() == before.connects() && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                ClientStats after = c.stats();
+                boolean resumed = after.resumedSyncs() > before.resumedSyncs();
+                results.add("failover", "ovnj-engine", "resume_s", resume);
+                results.add("failover", "ovnj-engine", "reconnect_bytes", after.lastSyncBytes());
+                results.add("failover", "ovnj-engine", "full_sync_bytes", fullBytes);
+                results.note(Proc.fmt("failover: %d specs on a 3-node cluster; the reconnect was %s (%d resumed, %d full syncs before -> %d resumed, %d full after); reconnect bytes are %.2f%% of a full sync",
+                        n, resumed ? "a resumed monitor_cond_since sync" : "NOT resumed: a full sync", before.resumedSyncs(),
+                        before.fullSyncs(), after.resumedSyncs(), after.fullSyncs(), 100.0 * after.lastSyncBytes() / fullBytes));
+            } finally {
+                engine.close();
+                c.close();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ targets
+
+    void checkTargets() {
+        target("bulk-create pipelined: wall <= 1.3x server CPU", ratio("bulk-create", "ovnj-pipelined", "wall_s",
+                "bulk-create", "ovsdb-server", "cpu_s"), r -> r <= 1.3, "wall/server CPU = %.2f");
+        target("bulk-create pipelined: >= 5x faster than the Python IDL", ratio("bulk-create", "python-idl", "wall_s",
+                "bulk-create", "ovnj-pipelined", "wall_s"), r -> r >= 5, "Python wall / ovnj wall = %.2f");
+        ratio("bulk-create", "ovnj-sequential", "wall_s", "bulk-create-server", "ovnj-sequential", "cpu_s")
+                .ifPresent(r -> results.note(Proc.fmt("bulk-create sequential: wall/server CPU = %.2f", r)));
+        ratio("bulk-create", "python-idl", "wall_s", "bulk-create-server", "python-idl", "cpu_s")
+                .ifPresent(r -> results.note(Proc.fmt("bulk-create python-idl: wall/server CPU = %.2f", r)));
+        ratio("bulk-create", "ovn-nbctl-daemon", "wall_s", "bulk-create-server", "ovn-nbctl-daemon", "cpu_s")
+                .ifPresent(r -> results.note(Proc.fmt("bulk-create ovn-nbctl-daemon: wall/server CPU = %.2f", r)));
+        target("sync: >= 2x faster than the Python IDL", ratio("sync", "python-idl", "sync_s", "sync", "ovnj-engine", "sync_s"),
+                r -> r >= 2, "Python sync / ovnj sync = %.2f");
+        target("sync: heap per cached LB row below its JSON size", ratio("sync", "ovnj-engine", "heap_bytes_per_row",
+                "sync", "ovnj-engine", "json_bytes_per_row"), r -> r < 1, "heap/JSON = %.2f");
+        target("engine-converge via group: wall <= 1.5x server CPU", ratio("engine-converge-group", "ovnj-engine", "wall_s",
+                "engine-converge-group", "ovsdb-server", "cpu_s"), r -> r <= 1.5, "wall/server CPU = %.2f");
+        ratio("engine-converge", "ovnj-engine", "wall_s", "engine-converge", "ovsdb-server", "cpu_s")
+                .ifPresent(r -> results.note(Proc.fmt("engine-converge direct: wall/server CPU = %.2f", r)));
+        target("re-apply sends nothing (direct)", results.get("engine-reapply", "ovnj-engine", "txns"), r -> r == 0, "txns = %.0f");
+        target("re-apply sends nothing (group)", results.get("engine-reapply-group", "ovnj-engine", "txns"), r -> r == 0, "txns = %.0f");
+        target("incremental p99 <= 5 ms", results.get("incremental", "ovnj-engine", "p99_ms"), r -> r <= 5, "p99 = %.2f ms");
+        target("drift-repair p99 <= 50 ms", results.get("drift-repair", "ovnj-engine", "p99_ms"), r -> r <= 50, "p99 = %.2f ms");
+        target("failover: writes resume within 3 s", results.get("failover", "ovnj-engine", "resume_s"), r -> r <= 3, "%.2f s");
+        target("failover: reconnect bytes < 5% of a full sync", ratio("failover", "ovnj-engine", "reconnect_bytes",
+                "failover", "ovnj-engine", "full_sync_bytes"), r -> r < 0.05, "ratio = %.4f");
+    }
+
+    private java.util.Optional<Double> ratio(String s1, String c1, String m1, String s2, String c2, String m2) {
+        var a = results.get(s1, c1, m1);
+        var b = results.get(s2, c2, m2);
+        return a.isPresent() && b.isPresent() && b.get() != 0 ? java.util.Optional.of(a.get() / b.get()) : java.util.Optional.empty();
+    }
+
+    private void target(String what, java.util.Optional<Double> value, java.util.function.DoublePredicate ok, String fmt) {
+        if (value.isEmpty()) {
+            results.note("target " + what + ": NOT MEASURED");
+        } else {
+            results.note("target " + what + ": " + (ok.test(value.get()) ? "met" : "MISSED") + " (" + Proc.fmt(fmt, value.get()) + ")");
+        }
+    }
+
+    static void check(boolean ok, String message) {
+        if (!ok) {
+            throw new AssertionError(message);
+        }
+    }
+
+    static String join(String... parts) {
+        return String.join(" ", Arrays.asList(parts));
+    }
+}

@@ -1,0 +1,73 @@
+package dev.ovnj.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ResultsTest {
+    static Results sample() {
+        Results r = new Results(new Results.Machine(2, 23.4, "OpenJDK 17", "3.1.0", "23.03.1", "Debian 12"));
+        r.add("bulk-create", "ovnj-pipelined", "wall_s", 1.234);
+        r.add("bulk-create", "python-idl", "wall_s", 12.5);
+        r.add("bulk-create", "ovsdb-server", "cpu_s", 1.1);
+        r.add("engine-converge", "ovnj-engine", "txns", 11);
+        r.note("target x: met");
+        return r;
+    }
+
+    @Test
+    void jsonHasTheAgreedShape() throws Exception {
+        JsonNode root = new ObjectMapper().readTree(sample().toJson());
+        assertThat(root.fieldNames()).toIterable().containsExactly("machine", "results");
+        JsonNode m = root.get("machine");
+        assertThat(m.fieldNames()).toIterable().containsExactly("cores", "memory_gb", "jdk", "ovs", "ovn", "os");
+        assertThat(m.get("cores").asInt()).isEqualTo(2);
+        assertThat(root.get("results")).hasSize(4);
+        JsonNode first = root.get("results").get(0);
+        assertThat(first.fieldNames()).toIterable().containsExactly("scenario", "client", "metric", "value");
+        assertThat(first.get("scenario").asText()).isEqualTo("bulk-create");
+        assertThat(first.get("client").asText()).isEqualTo("ovnj-pipelined");
+        assertThat(first.get("metric").asText()).isEqualTo("wall_s");
+        assertThat(first.get("value").asDouble()).isEqualTo(1.234);
+    }
+
+    @Test
+    void addingTheSameKeyReplacesTheValue() {
+        Results r = sample();
+        r.add("bulk-create", "python-idl", "wall_s", 13.0);
+        assertThat(r.results()).hasSize(4);
+        assertThat(r.get("bulk-create", "python-idl", "wall_s")).contains(13.0);
+    }
+
+    @Test
+    void markdownHasOneTablePerScenarioWithMachineAndCommand() {
+        String md = sample().toMarkdown("bench/run.sh");
+        assertThat(md).contains("2 cores, 23.4 GB RAM, JDK OpenJDK 17, OVS 3.1.0, OVN 23.03.1, Debian 12")
+                .contains("Command: `bench/run.sh`")
+                .contains("**bulk-create**\n\n| client | wall_s | cpu_s |\n|---|---:|---:|\n")
+                .contains("| ovnj-pipelined | 1.23 |  |")
+                .contains("| ovsdb-server |  | 1.10 |")
+                .contains("| ovnj-engine | 11 |")
+                .contains("- target x: met");
+    }
+
+    @Test
+    void formatsCountsAsIntegersAndTimesWithFewDigits() {
+        assertThat(Results.format("txns", 12345)).isEqualTo("12,345");
+        assertThat(Results.format("reconnect_bytes", 5120.4)).isEqualTo("5,120");
+        assertThat(Results.format("wall_s", 0.01234)).isEqualTo("0.012");
+        assertThat(Results.format("p99_ms", 45.67)).isEqualTo("45.7");
+    }
+
+    @Test
+    void writesBothFiles(@TempDir Path dir) throws Exception {
+        sample().write(dir, "bench/run.sh --quick");
+        assertThat(Files.readString(dir.resolve("latest.json"))).contains("\"machine\"");
+        assertThat(Files.readString(dir.resolve("latest.md"))).contains("bench/run.sh --quick");
+    }
+}
