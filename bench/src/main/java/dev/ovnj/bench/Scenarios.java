@@ -97,6 +97,12 @@ public final class Scenarios {
         this.schema = Schemas.ovnNorthbound(work);
     }
 
+    /**
+     * Runs the scenarios and writes the results.
+     *
+     * @param args {@code --quick}, size overrides and output options, as bench/run.sh passes them
+     * @throws Exception when a scenario cannot run
+     */
     public static void main(String[] args) throws Exception {
         boolean quick = false;
         Path out = Path.of("bench/results");

@@ -29,12 +29,18 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class FrameDecodeBench {
+    /** Rows in the decoded update2 message. */
     @Param({"1000"})
     public int rows;
 
     private byte[] message;
     private EmbeddedChannel channel;
 
+    /**
+     * Builds the message and the channel.
+     *
+     * @throws Exception when the message cannot be built
+     */
     @Setup
     public void setup() throws Exception {
         Map<UUID, ObjectNode> lbs = new LinkedHashMap<>();
@@ -49,6 +55,7 @@ public class FrameDecodeBench {
         channel = new EmbeddedChannel(new JsonFrameDecoder(FrameLimits.defaults()));
     }
 
+    /** Releases the channel. */
     @TearDown
     public void tearDown() {
         channel.finishAndReleaseAll();
@@ -63,6 +70,11 @@ public class FrameDecodeBench {
         return message.length;
     }
 
+    /**
+     * Decodes the message once.
+     *
+     * @return the decoded tree
+     */
     @Benchmark
     public JsonNode decode() {
         int chunk = 64 * 1024;

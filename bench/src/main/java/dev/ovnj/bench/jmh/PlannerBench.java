@@ -31,12 +31,14 @@ import org.openjdk.jmh.annotations.State;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class PlannerBench {
+    /** Specs the owner has, all in sync. */
     @Param({"1000", "10000"})
     public int n;
 
     private RowCache cache;
     private List<LoadBalancerSpec> specs;
 
+    /** Fills a cache with the owner's rows, in sync with the specs. */
     @Setup
     public void setup() {
         specs = new ArrayList<>();
@@ -63,6 +65,11 @@ public class PlannerBench {
         }
     }
 
+    /**
+     * Plans the whole owner once.
+     *
+     * @return the (empty) plan
+     */
     @Benchmark
     public LoadBalancerPlan planInSync() {
         return Planner.plan("bench", specs, cache);

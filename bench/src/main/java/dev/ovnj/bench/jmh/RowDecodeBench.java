@@ -22,6 +22,7 @@ public class RowDecodeBench {
     private ObjectNode json;
     private UUID uuid;
 
+    /** Builds the row JSON and the schema. */
     @Setup
     public void setup() {
         table = BenchData.NB.table("Load_Balancer");
@@ -29,6 +30,11 @@ public class RowDecodeBench {
         uuid = BenchData.uuid(1, 7);
     }
 
+    /**
+     * Decodes the row once.
+     *
+     * @return the row
+     */
     @Benchmark
     public Row fromJson() {
         return Row.fromJson(table, uuid, json);
