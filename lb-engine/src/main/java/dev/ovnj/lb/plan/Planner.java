@@ -106,6 +106,8 @@ public final class Planner {
         private final Map<String, List<String>> pending = new LinkedHashMap<>();
         private final List<String> conflicts = new ArrayList<>();
         private final Map<String, Set<UUID>> applied = new LinkedHashMap<>();
+        // (target row, group) pairs already planned: many specs share one group.
+        private final Set<List<UUID>> plannedGroupAttachments = new HashSet<>();
 
         Run(String owner, RowCache cache) {
             this.owner = owner;
@@ -282,9 +284,7 @@ public final class Planner {
                 }
                 for (Row t : found) {
                     boolean attached = contains(t, "load_balancer_group", groupUuid);
-                    boolean planned = changes.stream().anyMatch(c -> c instanceof PlanChange.AttachGroup a
-                            && a.targetUuid().equals(t.uuid()) && a.groupUuid().equals(groupUuid));
-                    if (!attached && !planned) {
+                    if (!attached && plannedGroupAttachments.add(List.of(t.uuid(), groupUuid))) {
                         changes.add(new PlanChange.AttachGroup(target, name, t.uuid(), group, groupUuid));
                     }
                 }

@@ -46,9 +46,44 @@ final class RowIndex {
         }
     }
 
+    /** The live set for a key; callers hold the cache's lock and copy what they keep. */
     Set<UUID> get(Object key) {
         Set<UUID> set = entries.get(key);
-        return set == null ? Set.of() : Set.copyOf(set);
+        return set == null ? Set.of() : set;
+    }
+
+    /**
+     * Moves a row from its old keys to its new ones, touching only keys that differ: a router
+     * whose 10,000-element load_balancer set gains one element costs one index update, not 20,000.
+     */
+    void replace(Row old, Row row) {
+        Collection<?> before = keys(old);
+        Collection<?> after = keys(row);
+        if (before.equals(after)) {
+            return;
+        }
+        Set<?> afterSet = after instanceof Set<?> s ? s : new java.util.HashSet<>(after);
+        Set<?> beforeSet = before instanceof Set<?> s ? s : new java.util.HashSet<>(before);
+        for (Object k : before) {
+            if (!afterSet.contains(k)) {
+                Set<UUID> set = entries.get(k);
+                if (set != null) {
+                    set.remove(old.uuid());
+                    if (set.isEmpty()) {
+                        entries.remove(k);
+                    }
+                }
+            }
+        }
+        for (Object k : after) {
+            if (!beforeSet.contains(k) || spec.unique()) {
+                Set<UUID> set = entries.computeIfAbsent(k, x -> new LinkedHashSet<>(2));
+                if (spec.unique()) {
+                    set.clear();
+                }
+                set.add(row.uuid());
+            }
+        }
     }
 
     private Collection<?> keys(Row row) {

@@ -135,9 +135,10 @@ public final class TableCache {
         Row old = rows.put(row.uuid(), row);
         for (RowIndex idx : indexes.values()) {
             if (old != null) {
-                idx.remove(old);
+                idx.replace(old, row);
+            } else {
+                idx.add(row);
             }
-            idx.add(row);
         }
         return old;
     }
