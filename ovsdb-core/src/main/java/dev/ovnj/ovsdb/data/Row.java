@@ -250,11 +250,21 @@ public final class Row {
         return new Row(table, changed);
     }
 
+    /** Sets larger than this are kept as {@link PersistentSet}s, so diffs share structure. */
+    private static final int PERSISTENT_SET_THRESHOLD = 32;
+
     private static Set<Object> applySetDiff(Set<?> current, Set<?> delta) {
-        // One pass over the (possibly large) current set and one hashing into the immutable
-        // result; a HashSet copy followed by Set.copyOf (which copies into yet another HashSet)
-        // made every diff of a big set column, e.g. a router's load_balancer, cost three.
-        // The two parts are disjoint and duplicate-free, as Set.of requires.
+        if (current.size() + delta.size() > PERSISTENT_SET_THRESHOLD) {
+            // A big set column (a router's load_balancer) changes by a few elements per update:
+            // toggling them in a persistent set costs O(k log n) instead of copying all n.
+            PersistentSet<Object> result = PersistentSet.copyOf(current);
+            for (Object element : delta) {
+                result = result.contains(element) ? result.minus(element) : result.plus(element);
+            }
+            return result;
+        }
+        // Small sets: one pass and one immutable copy. The two parts are disjoint and
+        // duplicate-free, as Set.of requires.
         Object[] result = new Object[current.size() + delta.size()];
         int n = 0;
         for (Object element : current) {

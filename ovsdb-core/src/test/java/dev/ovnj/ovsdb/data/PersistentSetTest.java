@@ -1,0 +1,88 @@
+package dev.ovnj.ovsdb.data;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashSet;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class PersistentSetTest {
+
+    /** Keys whose hash codes collide in every bit, to reach the collision level. */
+    record Colliding(int id) {
+        @Override
+        public int hashCode() {
+            return 42;
+        }
+    }
+
+    @Test
+    void behavesLikeAHashSetUnderRandomOperations() {
+        Random rnd = new Random(1);
+        Set<Object> expected = new HashSet<>();
+        PersistentSet<Object> actual = PersistentSet.empty();
+        for (int i = 0; i < 20_000; i++) {
+            Object e = switch (rnd.nextInt(3)) {
+                case 0 -> new UUID(rnd.nextInt(500), rnd.nextInt(4));
+                case 1 -> (long) rnd.nextInt(2000);
+                default -> new Colliding(rnd.nextInt(20));
+            };
+            PersistentSet<Object> before = actual;
+            int beforeSize = before.size();
+            if (rnd.nextBoolean()) {
+                expected.add(e);
+                actual = actual.plus(e);
+            } else {
+                expected.remove(e);
+                actual = actual.minus(e);
+            }
+            assertThat(before).hasSize(beforeSize);   // the old version is untouched
+            if (i % 997 == 0) {
+                assertThat(actual).isEqualTo(expected).hasSameHashCodeAs(expected);
+                assertThat(new HashSet<>(actual)).isEqualTo(expected);
+            }
+        }
+        assertThat(actual).hasSize(expected.size()).containsExactlyInAnyOrderElementsOf(expected);
+        for (Object e : expected) {
+            actual = actual.minus(e);
+        }
+        assertThat(actual).isEmpty();
+        assertThat(actual.iterator().hasNext()).isFalse();
+    }
+
+    @Test
+    void unchangedOperationsReturnTheSameSet() {
+        PersistentSet<String> s = PersistentSet.<String>empty().plus("a");
+        assertThat(s.plus("a")).isSameAs(s);
+        assertThat(s.minus("b")).isSameAs(s);
+        assertThat(PersistentSet.copyOf(s)).isSameAs(s);
+        assertThatThrownBy(() -> s.add("x")).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void rowDiffsOfBigSetColumnsGiveTheSameResultAsSmallOnes() throws Exception {
+        var schema = dev.ovnj.ovsdb.schema.DatabaseSchema.parse(java.nio.file.Path.of("src/test/resources/ovn-nb.ovsschema"));
+        var table = schema.table("Logical_Router");
+        Set<Object> lbs = new HashSet<>();
+        StringBuilder json = new StringBuilder("{\"load_balancer\":[\"set\",[");
+        for (int i = 0; i < 100; i++) {
+            UUID u = new UUID(7, i);
+            lbs.add(u);
+            json.append(i == 0 ? "" : ",").append("[\"uuid\",\"").append(u).append("\"]");
+        }
+        json.append("]]}");
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        Row row = Row.fromJson(table, new UUID(1, 1), (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(json.toString()));
+        UUID added = new UUID(8, 1);
+        UUID removed = new UUID(7, 5);
+        Row next = row.applyDiff((com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(
+                "{\"load_balancer\":[\"set\",[[\"uuid\",\"" + added + "\"],[\"uuid\",\"" + removed + "\"]]]}"));
+        lbs.add(added);
+        lbs.remove(removed);
+        assertThat(next.get("load_balancer")).isInstanceOf(PersistentSet.class).isEqualTo(lbs);
+        assertThat((Set<Object>) row.get("load_balancer")).hasSize(100).contains(removed);
+    }
+}
