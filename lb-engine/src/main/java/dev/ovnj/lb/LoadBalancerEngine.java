@@ -610,9 +610,12 @@ public final class LoadBalancerEngine implements AutoCloseable {
      * EIP policy holds back.
      */
     private static Set<String> rejectedRows(OwnerState state, List<LoadBalancerSpec> planned, Set<String> scope) {
-        Set<String> kept = new java.util.HashSet<>(state.valid.keySet());
-        if (scope != null) {
-            kept.retainAll(scope);
+        // Built from the scope, not the owner's whole set: one upsert must not cost O(specs).
+        Set<String> kept = new java.util.HashSet<>();
+        for (String name : scope == null ? state.valid.keySet() : scope) {
+            if (state.valid.containsKey(name)) {
+                kept.add(name);
+            }
         }
         planned.forEach(s -> kept.remove(s.name()));
         kept.addAll(state.invalid.keySet());
@@ -639,63 +642,63 @@ public final class LoadBalancerEngine implements AutoCloseable {
     }
 
     private void updateStatuses(OwnerState state, LoadBalancerPlan plan, Set<String> scope) {
-        Map<String, SpecStatus> next = new LinkedHashMap<>();
-        Map<String, List<String>> warnings = new LinkedHashMap<>();
-        for (String conflict : plan.conflicts()) {
-            for (String spec : state.valid.keySet()) {
-                if (rowsOf(state.valid.get(spec)).stream().anyMatch(row -> conflict.contains(" named " + row + " "))) {
-                    warnings.computeIfAbsent(spec, k -> new ArrayList<>()).add(conflict);
-                }
-            }
+        // Only the planned specs are re-evaluated and the map is updated in place: a pass for
+        // one upsert must not cost O(specs of the owner).
+        Iterable<String> names = scope == null ? new ArrayList<>(state.valid.keySet()) : scope;
+        if (scope == null) {
+            state.status.keySet().retainAll(state.valid.keySet());
         }
-        Set<String> changing = new java.util.HashSet<>();
-        for (PlanChange c : plan.changes()) {
-            changing.add(c.subject());
-        }
-        for (LoadBalancerSpec spec : state.valid.values()) {
-            if (scope != null && !scope.contains(spec.name())) {
-                SpecStatus unchanged = state.status.get(spec.name());
-                if (unchanged != null) {
-                    next.put(spec.name(), unchanged);
+        for (String name : names) {
+            LoadBalancerSpec spec = state.valid.get(name);
+            if (spec == null) {
+                if (!state.invalid.containsKey(name)) {
+                    state.status.remove(name);
                 }
                 continue;
             }
+            Set<String> rows = rowsOf(spec);
+            List<String> specWarnings = new ArrayList<>();
+            for (String conflict : plan.conflicts()) {
+                if (rows.stream().anyMatch(row -> conflict.contains(" named " + row + " "))) {
+                    specWarnings.add(conflict);
+                }
+            }
             SpecStatus.State st;
             List<String> reasons = List.of();
-            Set<java.util.UUID> rows = Set.of();
-            List<String> eip = state.eipProblems.getOrDefault(spec.name(), List.of());
+            Set<java.util.UUID> uuids = Set.of();
+            List<String> eip = state.eipProblems.getOrDefault(name, List.of());
             if (!eip.isEmpty() && eipPolicy == EipPolicy.REJECT) {
                 st = SpecStatus.State.INVALID;
                 reasons = eip;
-            } else if (plan.pending().containsKey(spec.name())) {
+            } else if (plan.pending().containsKey(name)) {
                 st = SpecStatus.State.PENDING;
-                reasons = plan.pending().get(spec.name());
-            } else if (plan.applied().containsKey(spec.name())) {
+                reasons = plan.pending().get(name);
+            } else if (plan.applied().containsKey(name)) {
                 st = SpecStatus.State.APPLIED;
-                rows = plan.applied().get(spec.name());
+                uuids = plan.applied().get(name);
             } else {
                 st = SpecStatus.State.APPLYING;
             }
-            Repairs r = state.repairs.getOrDefault(spec.name(), Repairs.NONE);
-            List<String> specWarnings = new ArrayList<>(warnings.getOrDefault(spec.name(), List.of()));
             if (eipPolicy == EipPolicy.WARN) {
                 specWarnings.addAll(eip);
             }
-            next.put(spec.name(), new SpecStatus(state.owner, spec.name(), st, reasons, specWarnings, rows, r.count, r.last));
+            Repairs r = state.repairs.getOrDefault(name, Repairs.NONE);
+            put(state, new SpecStatus(state.owner, name, st, reasons, specWarnings, uuids, r.count, r.last));
         }
         state.invalid.forEach((name, errors) -> {
-            if (!next.containsKey(name)) {
-                next.put(name, new SpecStatus(state.owner, name, SpecStatus.State.INVALID, errors, List.of(), Set.of(), 0, Optional.empty()));
+            if (!state.valid.containsKey(name)) {
+                put(state, new SpecStatus(state.owner, name, SpecStatus.State.INVALID, errors, List.of(), Set.of(), 0, Optional.empty()));
             }
         });
-        for (Map.Entry<String, SpecStatus> e : next.entrySet()) {
-            SpecStatus old = state.status.get(e.getKey());
-            if (old == null || old.state() != e.getValue().state() || !old.reasons().equals(e.getValue().reasons())
-                    || !old.warnings().equals(e.getValue().warnings())) {
-                listeners.forEach(l -> l.onStatus(e.getValue()));
-            }
+    }
+
+    /** Records a status and tells listeners when it changed. */
+    private void put(OwnerState state, SpecStatus status) {
+        SpecStatus old = state.status.put(status.spec(), status);
+        if (old == null || old.state() != status.state() || !old.reasons().equals(status.reasons())
+                || !old.warnings().equals(status.warnings())) {
+            listeners.forEach(l -> l.onStatus(status));
         }
-        state.status = next;
     }
 
     private void completeWaiters(OwnerState state) {
@@ -749,7 +752,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
         Map<String, LoadBalancerSpec> valid = new LinkedHashMap<>();
         Map<String, List<String>> invalid = new LinkedHashMap<>();
         Map<String, List<String>> eipProblems = Map.of();
-        Map<String, SpecStatus> status = new LinkedHashMap<>();
+        final Map<String, SpecStatus> status = new LinkedHashMap<>();
         boolean allDirty = true;
         final Set<String> dirty = new java.util.HashSet<>();
         final Map<String, Repairs> repairs = new LinkedHashMap<>();

@@ -41,6 +41,8 @@ class LogHygieneIT {
                 engine.apply("kube-dc", specs).get(20, TimeUnit.SECONDS);
                 nbctl.run("lb-del", "secret-svc-tcp");
                 Await.until(WAIT, "repaired", () -> nbctl.run("lb-list").contains("203.0.113.77"));
+                // ovn-nbctl sees the row a moment before the engine's transaction completes and logs.
+                Await.until(WAIT, "repair recorded", () -> engine.metrics().repairs() > 0);
                 long connects = client.stats().connects();
                 server.restart();
                 Await.until(WAIT, "reconnected", () -> client.stats().connects() > connects);

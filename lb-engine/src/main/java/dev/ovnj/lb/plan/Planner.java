@@ -27,6 +27,8 @@ import java.util.UUID;
 public final class Planner {
     /** Owned load balancers, by owner. */
     public static final IndexSpec LB_BY_OWNER = IndexSpec.mapKey("Load_Balancer", "external_ids", DesiredRow.OWNER_KEY);
+    /** Engine-managed load balancers by spec name, so planning one spec reads only its rows. */
+    public static final IndexSpec LB_BY_SPEC = IndexSpec.mapKey("Load_Balancer", "external_ids", DesiredRow.SPEC_KEY);
     /** Load balancers by name, to spot foreign rows with an owned row's name. */
     public static final IndexSpec LB_BY_NAME = IndexSpec.of("Load_Balancer", "name");
     static final IndexSpec ROUTER_BY_NAME = IndexSpec.of("Logical_Router", "name");
@@ -48,7 +50,7 @@ public final class Planner {
      * @return index specs
      */
     public static List<IndexSpec> indexes() {
-        return List.of(LB_BY_OWNER, LB_BY_NAME, ROUTER_BY_NAME, SWITCH_BY_NAME, GROUP_BY_NAME, ROUTER_BY_LB, SWITCH_BY_LB, GROUP_BY_LB);
+        return List.of(LB_BY_OWNER, LB_BY_SPEC, LB_BY_NAME, ROUTER_BY_NAME, SWITCH_BY_NAME, GROUP_BY_NAME, ROUTER_BY_LB, SWITCH_BY_LB, GROUP_BY_LB);
     }
 
     /**
@@ -120,10 +122,7 @@ public final class Planner {
         LoadBalancerPlan plan(Collection<LoadBalancerSpec> specs, Set<String> keep, Set<String> scope) {
             Map<String, Row> owned = new HashMap<>();
             List<Row> duplicates = new ArrayList<>();
-            for (Row r : lbs.lookup(LB_BY_OWNER, owner)) {
-                if (scope != null && !scope.contains(specOf(r))) {
-                    continue;
-                }
+            for (Row r : ownedRows(scope)) {
                 Row prev = owned.putIfAbsent(LoadBalancer.NAME.read(r).orElse(""), r);
                 if (prev != null) {
                     duplicates.add(r);
@@ -175,8 +174,29 @@ public final class Planner {
             return new LoadBalancerPlan(owner, changes, guards, pending, conflicts, applied, Map.of());
         }
 
+        /** The owner's rows, or only those of the specs in scope (through the spec index: O(scope), not O(owner)). */
+        private List<Row> ownedRows(Set<String> scope) {
+            if (scope == null) {
+                return lbs.lookup(LB_BY_OWNER, owner);
+            }
+            List<Row> out = new ArrayList<>();
+            for (String spec : scope) {
+                for (Row r : lbs.lookup(LB_BY_SPEC, spec)) {
+                    if (owner.equals(idOf(r, DesiredRow.OWNER_KEY))) {
+                        out.add(r);
+                    }
+                }
+            }
+            return out;
+        }
+
         private static String specOf(Row row) {
-            return LoadBalancer.EXTERNAL_IDS.read(row).map(m -> m.get(DesiredRow.SPEC_KEY)).orElse("");
+            String spec = idOf(row, DesiredRow.SPEC_KEY);
+            return spec == null ? "" : spec;
+        }
+
+        private static String idOf(Row row, String key) {
+            return row.get("external_ids") instanceof Map<?, ?> ids && ids.get(key) instanceof String s ? s : null;
         }
 
         private void reportForeignNamesakes(DesiredRow d) {
