@@ -352,7 +352,13 @@ public final class LoadBalancerEngine implements AutoCloseable {
         Map<String, Set<String>> touched = new LinkedHashMap<>();
         for (CacheEvent e : events) {
             if (TOPOLOGY.contains(e.table())) {
-                topology = true;
+                // A router, switch or group gaining or losing load balancers concerns only their
+                // specs (a detach is drift of those specs); anything else may concern every plan.
+                if (e instanceof CacheEvent.Updated u && onlyLoadBalancersChanged(u)) {
+                    touchChangedMembers(touched, u);
+                } else {
+                    topology = true;
+                }
             } else if (LB_TABLE.equals(e.table())) {
                 if (e instanceof CacheEvent.Inserted i) {
                     touch(touched, i.row());
@@ -388,6 +394,35 @@ public final class LoadBalancerEngine implements AutoCloseable {
             });
             markDirty();
         });
+    }
+
+    private static boolean onlyLoadBalancersChanged(CacheEvent.Updated u) {
+        dev.ovnj.ovsdb.schema.TableSchema schema = u.newRow().table();
+        int lbColumn = schema.columnIndex("load_balancer");
+        for (int i = 0; i < schema.columns().size(); i++) {
+            if (i != lbColumn && i != dev.ovnj.ovsdb.schema.TableSchema.VERSION_INDEX
+                    && !java.util.Objects.equals(u.oldRow().get(i), u.newRow().get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Marks the specs of load balancers that joined or left a router's, switch's or group's set. */
+    private void touchChangedMembers(Map<String, Set<String>> touched, CacheEvent.Updated u) {
+        Set<?> before = (Set<?>) u.oldRow().get("load_balancer");
+        Set<?> after = (Set<?>) u.newRow().get("load_balancer");
+        dev.ovnj.ovsdb.cache.TableCache lbs = client.cache().table(LB_TABLE);
+        for (Object id : before) {
+            if (!after.contains(id)) {
+                lbs.get((java.util.UUID) id).ifPresent(row -> touch(touched, row));
+            }
+        }
+        for (Object id : after) {
+            if (!before.contains(id)) {
+                lbs.get((java.util.UUID) id).ifPresent(row -> touch(touched, row));
+            }
+        }
     }
 
     /** Records the owner and spec a load balancer row carries, if it is engine-managed. */
