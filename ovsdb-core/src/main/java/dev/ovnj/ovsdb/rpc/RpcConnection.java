@@ -213,7 +213,7 @@ public final class RpcConnection extends ChannelDuplexHandler {
 
     @Override
     public void channelActive(ChannelHandlerContext context) {
-        LOG.info("OVSDB connection to {} open", context.channel().remoteAddress());
+        LOG.debug("OVSDB connection to {} open", context.channel().remoteAddress());
         context.fireChannelActive();
     }
 
