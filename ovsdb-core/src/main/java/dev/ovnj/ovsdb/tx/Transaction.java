@@ -87,8 +87,8 @@ public final class Transaction {
      *
      * @param result the result array
      * @return one result per operation and the UUIDs of named inserts
-     * @throws TransactionException, or the subclass matching the error string, if the server
-     *     rejected the transaction
+     * @throws TransactionException if the server rejected the transaction; the subclass matches
+     *     the error string
      * @throws IllegalArgumentException if the result does not have the shape RFC 7047 prescribes
      */
     public TransactionResult decode(ArrayNode result) {
