@@ -8,8 +8,11 @@ public final class ValueConstraintException extends IllegalArgumentException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The table name. */
     private final String table;
+    /** The column name. */
     private final String column;
+    /** The broken constraint without the location prefix. */
     private final String constraint;
 
     /**

@@ -12,9 +12,13 @@ public final class ValueTypeException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The expected column type in schema JSON. */
     private final String columnType;
+    /** The offending JSON text or Java value description. */
     private final String offendingValue;
+    /** What is wrong, without location and value. */
     private final String problem;
+    /** {@code table.column}, or empty until named. */
     private final String location;
 
     /**

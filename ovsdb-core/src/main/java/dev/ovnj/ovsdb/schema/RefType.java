@@ -1,5 +1,7 @@
 package dev.ovnj.ovsdb.schema;
 
+import java.util.Locale;
+
 /** Strength of a reference from a uuid column to its {@code refTable} (RFC 7047 section 3.2). */
 public enum RefType {
     /** Deleting a referenced row is an error while the reference exists. */
@@ -13,6 +15,6 @@ public enum RefType {
      * @return {@code "strong"} or {@code "weak"}
      */
     public String jsonName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -7,6 +7,7 @@ public final class SchemaParseException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** {@code table} or {@code table.column}, or empty for the top level. */
     private final String location;
 
     /**

@@ -32,6 +32,7 @@ public record Insert(String table, Map<String, Object> row, Optional<String> uui
     public Insert {
         Objects.requireNonNull(table, "table");
         row = Collections.unmodifiableMap(new LinkedHashMap<>(row));
+        // NamedUuid's constructor is where the <id> syntax of uuid-names is checked.
         Objects.requireNonNull(uuidName, "uuidName").ifPresent(NamedUuid::new);
         Objects.requireNonNull(uuid, "uuid");
     }

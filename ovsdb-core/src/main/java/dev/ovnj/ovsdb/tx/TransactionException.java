@@ -20,9 +20,12 @@ public class TransactionException extends RuntimeException {
 
     private static final Set<String> RETRIABLE = Set.of("timed out", "I/O error", "not leader");
 
+    /** The position of the failed operation, or -1 for a commit failure. */
     private final int operationIndex;
     private final transient Operation operation;
+    /** The server's error string. */
     private final String error;
+    /** The server's details, or null. */
     private final String details;
 
     /**

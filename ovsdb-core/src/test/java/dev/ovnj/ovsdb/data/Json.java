@@ -8,8 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /** Parses JSON literals in tests; single quotes stand for double quotes to keep literals readable. */
 public final class Json {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
-
     private Json() {
     }
 
@@ -21,7 +19,7 @@ public final class Json {
      */
     public static JsonNode parse(String text) {
         try {
-            return MAPPER.readTree(text.replace('\'', '"'));
+            return new ObjectMapper().readTree(text.replace('\'', '"'));
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(text, e);
         }

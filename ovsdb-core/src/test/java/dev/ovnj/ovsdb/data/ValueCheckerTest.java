@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ovnj.ovsdb.schema.SchemaFixtures;
 import dev.ovnj.ovsdb.schema.TableSchema;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -78,7 +79,7 @@ class ValueCheckerTest {
         rejects("ports", Set.of(1L, 2L, 3L, 4L), "has 4 elements but at most 3 allowed");
         rejects("nick", Set.of("a", "b"), "has 2 elements but at most 1 allowed");
         rejects("ports", Set.of(70000L), "70000 is greater than maximum allowed value 65535");
-        rejects("tags", java.util.List.of("a"), "expected a java.util.Set for column type "
+        rejects("tags", List.of("a"), "expected a java.util.Set for column type "
                 + "{\"key\":\"string\",\"min\":0,\"max\":\"unlimited\"} but got List [a]");
     }
 

@@ -3,6 +3,7 @@ package dev.ovnj.ovsdb.data;
 import static dev.ovnj.ovsdb.data.Json.parse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.ovnj.ovsdb.schema.ColumnType;
 import dev.ovnj.ovsdb.schema.SchemaFixtures;
@@ -84,7 +85,7 @@ class ValueCodecTest {
 
     @Test
     void withColumnPrefixesLocation() {
-        ValueTypeException e = (ValueTypeException) org.assertj.core.api.Assertions.catchThrowable(
+        ValueTypeException e = (ValueTypeException) catchThrowable(
                 () -> ValueCodec.fromJson(type("flag"), parse("'yes'")));
         ValueTypeException located = e.withColumn("Parent", "flag");
         assertThat(located).hasMessage("Parent.flag: expected a boolean, got \"yes\" for column type \"boolean\"");

@@ -173,4 +173,16 @@ class DatabaseSchemaTest {
         assertThat(t.column("a").type().toJson().toString()).isEqualTo("\"integer\"");
         assertThat(Optional.of(t.column("a").type().isScalar())).contains(true);
     }
+
+    @Test
+    void lookupHelpersAndReferencePredicates() {
+        assertThat(nb.findTable("Load_Balancer")).containsSame(nb.table("Load_Balancer"));
+        assertThat(nb.findTable("Nope")).isEmpty();
+        BaseType weakRef = nb.table("Logical_Router").column("load_balancer").type().key();
+        assertThat(weakRef.isReference()).isTrue();
+        assertThat(weakRef.hasConstraints()).isTrue();
+        assertThat(BaseType.of(AtomicType.UUID).isReference()).isFalse();
+        assertThat(BaseType.of(AtomicType.UUID).hasConstraints()).isFalse();
+        assertThat(weakRef.withoutConstraints()).isEqualTo(BaseType.of(AtomicType.UUID));
+    }
 }

@@ -1,6 +1,8 @@
 package dev.ovnj.ovsdb.schema;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +22,9 @@ class SchemaParseErrorTest {
     @Test
     void unknownAtomicType() {
         rejects("{\"type\":\"float\"}", "\"float\" is not an atomic type");
+        SchemaParseException e = catchThrowableOfType(SchemaParseException.class,
+                () -> DatabaseSchema.parse(oneColumn("{\"type\":\"float\"}")));
+        assertThat(e.location()).contains("T.c");
     }
 
     @Test

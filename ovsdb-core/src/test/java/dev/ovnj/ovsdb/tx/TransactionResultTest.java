@@ -83,7 +83,7 @@ class TransactionResultTest {
             json.append(i < failingIndex ? ok[i] : i == failingIndex
                     ? "{'error':'" + error + "','details':'because'}" : "null");
         }
-        return catchThrowableOfType(() -> everyKind.decode(result(json + "]")), TransactionException.class);
+        return catchThrowableOfType(TransactionException.class, () -> everyKind.decode(result(json + "]")));
     }
 
     @Test
@@ -127,8 +127,8 @@ class TransactionResultTest {
 
     @Test
     void resultTruncatedAfterErrorIsAccepted() {
-        TransactionException e = catchThrowableOfType(() -> everyKind.decode(
-                result("[{'error':'constraint violation'}]")), TransactionException.class);
+        TransactionException e = catchThrowableOfType(TransactionException.class, () -> everyKind.decode(
+                result("[{'error':'constraint violation'}]")));
         assertThat(e).isInstanceOf(ConstraintViolationException.class);
         assertThat(e.operationIndex()).isZero();
         assertThat(e.details()).isEmpty();
@@ -140,9 +140,8 @@ class TransactionResultTest {
         Transaction tx = Transaction.builder(nb)
                 .add(Operations.delete("Load_Balancer"), Operations.commit(false))
                 .build();
-        TransactionException e = catchThrowableOfType(() -> tx.decode(result("[{'count':1},{},"
-                + "{'error':'referential integrity violation','details':'row is referenced'}]")),
-                TransactionException.class);
+        TransactionException e = catchThrowableOfType(TransactionException.class, () -> tx.decode(result(
+                "[{'count':1},{},{'error':'referential integrity violation','details':'row is referenced'}]")));
         assertThat(e).isInstanceOf(ReferentialIntegrityException.class);
         assertThat(e.operationIndex()).isEqualTo(-1);
         assertThat(e.operation()).isEmpty();

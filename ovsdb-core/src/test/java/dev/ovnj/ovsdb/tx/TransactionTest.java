@@ -8,6 +8,7 @@ import dev.ovnj.ovsdb.data.NamedUuid;
 import dev.ovnj.ovsdb.data.ValueConstraintException;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import dev.ovnj.ovsdb.schema.SchemaFixtures;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -95,7 +96,7 @@ class TransactionTest {
     @Test
     void waitRowsMustMatchColumns() {
         assertThatThrownBy(() -> Transaction.builder(nb).add(Operations.wait("Load_Balancer").columns("name")
-                .row(java.util.Map.of("protocol", Set.of()))))
+                .row(Map.of("protocol", Set.of()))))
                 .hasMessage("wait on Load_Balancer: row [protocol] must hold exactly the compared columns [name]");
     }
 
