@@ -1,10 +1,10 @@
 package dev.ovnj.cli;
 
+import dev.ovnj.nb.eip.RouterNetworks;
 import dev.ovnj.lb.plan.DesiredRow;
 import dev.ovnj.nb.model.LoadBalancer;
 import dev.ovnj.nb.model.LoadBalancerGroup;
 import dev.ovnj.nb.model.LogicalRouter;
-import dev.ovnj.nb.model.LogicalRouterPort;
 import dev.ovnj.nb.model.LogicalSwitch;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.data.Row;
@@ -30,13 +30,12 @@ import java.util.UUID;
  * @param groupRouters group name to the routers holding it
  * @param groupSwitches group name to the switches holding it
  */
-record NorthboundSnapshot(List<OwnedLoadBalancer> owned, Map<String, List<String>> routerNetworks, Set<String> switchNames,
+record NorthboundSnapshot(List<OwnedLoadBalancer> owned, RouterNetworks routerNetworks, Set<String> switchNames,
                           Map<String, Set<String>> groupRouters, Map<String, Set<String>> groupSwitches) {
 
     /** Copies the collections. */
     NorthboundSnapshot {
         owned = List.copyOf(owned);
-        routerNetworks = Map.copyOf(routerNetworks);
         switchNames = Set.copyOf(switchNames);
         groupRouters = Map.copyOf(groupRouters);
         groupSwitches = Map.copyOf(groupSwitches);
@@ -66,16 +65,8 @@ record NorthboundSnapshot(List<OwnedLoadBalancer> owned, Map<String, List<String
             groupSwitches.put(g.name(), new TreeSet<>());
             g.loadBalancer().forEach(lb -> lbGroups.computeIfAbsent(lb, k -> new TreeSet<>()).add(g.name()));
         }
-        Map<UUID, List<String>> portNetworks = new HashMap<>();
-        for (Row r : cache.table("Logical_Router_Port").rows()) {
-            portNetworks.put(r.uuid(), List.copyOf(LogicalRouterPort.fromRow(r).networks()));
-        }
-        Map<String, List<String>> routerNetworks = new TreeMap<>();
         for (Row r : cache.table("Logical_Router").rows()) {
             LogicalRouter lr = LogicalRouter.fromRow(r);
-            List<String> networks = new ArrayList<>();
-            lr.ports().forEach(p -> networks.addAll(portNetworks.getOrDefault(p, List.of())));
-            routerNetworks.put(lr.name(), networks);
             lr.loadBalancer().forEach(lb -> lbRouters.computeIfAbsent(lb, k -> new TreeSet<>()).add(lr.name()));
             lr.loadBalancerGroup().forEach(g -> groupRouters.computeIfAbsent(groupNames.getOrDefault(g, g.toString()),
                     k -> new TreeSet<>()).add(lr.name()));
@@ -106,7 +97,7 @@ record NorthboundSnapshot(List<OwnedLoadBalancer> owned, Map<String, List<String
                     lbGroups.getOrDefault(r.uuid(), Set.of())));
         }
         owned.sort(Comparator.comparing(OwnedLoadBalancer::owner).thenComparing(OwnedLoadBalancer::name));
-        return new NorthboundSnapshot(owned, routerNetworks, switchNames, groupRouters, groupSwitches);
+        return new NorthboundSnapshot(owned, RouterNetworks.read(cache), switchNames, groupRouters, groupSwitches);
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.ovnj.cli;
 
-import dev.ovnj.nb.eip.IpNetwork;
 import dev.ovnj.lb.spec.Endpoint;
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -68,25 +67,16 @@ record StatusReport(List<String> lines, int problems) {
     private static List<String> problems(NorthboundSnapshot snapshot, OwnedLoadBalancer lb) {
         List<String> out = new ArrayList<>();
         for (String router : snapshot.effectiveRouters(lb)) {
-            List<String> networks = snapshot.routerNetworks().getOrDefault(router, List.of());
-            List<IpNetwork> cidrs = networks.stream().map(StatusReport::network).flatMap(Optional::stream).toList();
+            List<String> networks = snapshot.routerNetworks().networks(router);
             for (String vip : lb.vips().keySet()) {
                 Optional<InetAddress> ip = address(vip);
-                if (ip.isPresent() && cidrs.stream().noneMatch(c -> c.contains(ip.get()))) {
+                if (ip.isPresent() && !snapshot.routerNetworks().routes(router, ip.get())) {
                     out.add("VIP " + vip + " is in no network of router " + router
                             + (networks.isEmpty() ? " (it has no ports)" : " (" + String.join(", ", networks) + ")"));
                 }
             }
         }
         return out;
-    }
-
-    private static Optional<IpNetwork> network(String cidr) {
-        try {
-            return Optional.of(IpNetwork.parse(cidr));
-        } catch (IllegalArgumentException malformed) {
-            return Optional.empty();
-        }
     }
 
     private static Optional<InetAddress> address(String vip) {

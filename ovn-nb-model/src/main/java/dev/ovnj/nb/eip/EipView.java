@@ -1,6 +1,5 @@
 package dev.ovnj.nb.eip;
 
-import dev.ovnj.nb.model.LogicalRouter;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import java.net.InetAddress;
 import java.util.List;
@@ -61,9 +60,10 @@ public final class EipView {
      */
     public boolean routableOn(String routerName, String ip) {
         InetAddress address = IpAddresses.parse(ip);
-        NorthboundSnapshot nb = NorthboundSnapshot.read(client.cache());
-        LogicalRouter router = nb.router(routerName)
-                .orElseThrow(() -> new IllegalArgumentException("no Logical_Router named " + routerName));
-        return nb.networksOf(router).stream().anyMatch(net -> net.contains(address));
+        RouterNetworks networks = RouterNetworks.read(client.cache());
+        if (!networks.hasRouter(routerName)) {
+            throw new IllegalArgumentException("no Logical_Router named " + routerName);
+        }
+        return networks.routes(routerName, address);
     }
 }

@@ -64,10 +64,6 @@ final class NorthboundSnapshot {
         return cache.table(table).rows().stream().map(typed).toList();
     }
 
-    Optional<LogicalRouter> router(String name) {
-        return routers.stream().filter(r -> r.name().equals(name)).findFirst();
-    }
-
     Optional<LogicalRouterPort> port(String name) {
         return ports.values().stream().filter(p -> p.name().equals(name)).findFirst();
     }
@@ -98,18 +94,6 @@ final class NorthboundSnapshot {
             for (String entry : p.networks()) {
                 parse(entry, IpNetwork::parse).ifPresent(net ->
                         out.add(new PortNetwork(routerOf(p), p.name(), net, net.address().equals(ip))));
-            }
-        }
-        return out;
-    }
-
-    /** The networks of one router's ports. */
-    List<IpNetwork> networksOf(LogicalRouter router) {
-        List<IpNetwork> out = new ArrayList<>();
-        for (UUID id : router.ports()) {
-            LogicalRouterPort p = ports.get(id);
-            if (p != null) {
-                p.networks().forEach(entry -> parse(entry, IpNetwork::parse).ifPresent(out::add));
             }
         }
         return out;
