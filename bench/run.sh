@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# End-to-end benchmark of ovnj against the OVS Python IDL and the ovn-nbctl daemon.
+# End-to-end benchmark of ovnj against the OVS Python IDL, the ovn-nbctl daemon and OpenDaylight's OVSDB library.
 #
-#   bench/run.sh [--quick] [--only bulk-create,sync,engine,failover] [--size engine=2000]... [--no-build] [--jmh]
+#   bench/run.sh [--quick] [--only SCENARIO,...] [--size NAME=N]... [--out DIR] [--no-build] [--jmh]
 #
 # Builds what it needs, starts its own ovsdb-server processes through the testkit, runs every
-# scenario and writes bench/results/latest.json and bench/results/latest.md.
-#   --quick  small sizes (~1/20), under 3 minutes; used in CI
-#   --size   override one size (bulk, sync, engine, incremental, drift, failover, window)
+# scenario and writes bench/results/latest.json, latest.md and the SVG plots.
+# Scenarios: bulk-create, bulk-create-monitor, bulk-create-cluster, sync, engine, scale,
+# gc-storm, failover. Peers: OVS Python IDL, ovn-nbctl daemon, OpenDaylight OVSDB library.
+#   --quick  small sizes, a few minutes; used in CI
+#   --size   override one size (bulk, monitor, cluster, sync, engine, incremental, drift, failover,
+#            window, gc; scale=1000,10000,100000 for the scale curve)
 #   --out DIR   write the results elsewhere (default bench/results)
 #   --no-build  reuse the last build (for profiling loops)
 #   --jmh    also run the JMH micro-benchmarks (short settings) into bench/results/jmh.txt
@@ -40,11 +43,14 @@ done
 
 cp_file=$root/bench/target/classpath.txt
 if $build || [ ! -s "$cp_file" ]; then
-  mvn -B -q -DskipTests install
-  mvn -B -q -pl bench dependency:build-classpath -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=runtime >/dev/null
+  # A reactor build of bench and the modules it needs; nothing is installed into ~/.m2, which
+  # other checkouts may share. The reactor resolves ovnj's own modules to their target/classes;
+  # bench's classpath is written last, so the file ends up holding it.
+  mvn -B -q -ntp -pl bench -am compile dependency:build-classpath \
+    -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=runtime
 fi
-# ovnj's own modules come from this worktree's target/classes, not from ~/.m2: the local
-# repository may be shared with other checkouts that install their own snapshots.
+# ovnj's own modules come from this worktree's target/classes, never from ~/.m2 (a classpath
+# file written by an older run.sh may still name installed jars).
 classpath="bench/target/classes"
 IFS=: read -r -a entries < "$cp_file" || true  # the file has no trailing newline
 for e in "${entries[@]}"; do

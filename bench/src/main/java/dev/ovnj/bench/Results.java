@@ -33,8 +33,19 @@ public final class Results {
     public record Result(String scenario, String client, String metric, double value) {
     }
 
+    /**
+     * The raw values behind a distribution (latencies in ms), kept for the plots; not in the JSON.
+     *
+     * @param scenario scenario name
+     * @param client client name
+     * @param values the values, sorted ascending
+     */
+    public record Samples(String scenario, String client, double[] values) {
+    }
+
     private final Machine machine;
     private final List<Result> results = new ArrayList<>();
+    private final List<Samples> samples = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private volatile boolean echo;
 
@@ -98,6 +109,29 @@ public final class Results {
         if (echo) {
             System.out.printf(Locale.ROOT, "  %-22s %-18s %-20s %s%n", scenario, client, metric, format(metric, value));
         }
+    }
+
+    /**
+     * Keeps the raw values of a distribution for the plots, replacing earlier ones of the same key.
+     *
+     * @param scenario scenario name
+     * @param client client name
+     * @param values the values (copied and sorted)
+     */
+    public synchronized void samples(String scenario, String client, double[] values) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        samples.removeIf(x -> x.scenario().equals(scenario) && x.client().equals(client));
+        samples.add(new Samples(scenario, client, sorted));
+    }
+
+    /**
+     * The kept distributions, in the order they were added.
+     *
+     * @return the kept distributions
+     */
+    public synchronized List<Samples> samples() {
+        return List.copyOf(samples);
     }
 
     /**
@@ -208,7 +242,7 @@ public final class Results {
      * @return text
      */
     static String format(String metric, double value) {
-        if (metric.equals("txns") || metric.endsWith("bytes") || metric.endsWith("_per_row") || value == Math.rint(value) && Math.abs(value) >= 1000) {
+        if (metric.endsWith("txns") || metric.endsWith("bytes") || metric.endsWith("_per_row") || value == Math.rint(value) && Math.abs(value) >= 1000) {
             return String.format(Locale.ROOT, "%,d", Math.round(value));
         }
         double a = Math.abs(value);

@@ -1,0 +1,252 @@
+package dev.ovnj.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.ovnj.lb.LoadBalancerEngine;
+import dev.ovnj.ovsdb.client.OvsdbClient;
+import dev.ovnj.ovsdb.monitor.MonitorRequest;
+import dev.ovnj.testkit.Nbctl;
+import dev.ovnj.testkit.OvsdbCluster;
+import dev.ovnj.testkit.OvsdbServer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The bulk-create scenarios: N single-load-balancer transactions (insert, attach to one router and
+ * one switch) by every client, each on a fresh seeded database, each checked by {@link WriteCheck}
+ * before its figure is recorded. The floor is the lowest {@code ovsdb-server} CPU measured for the
+ * same writes in the run; every client's {@code x_floor} is its wall time over that floor.
+ *
+ * <ul>
+ *   <li>{@code bulk-create}: ovnj without a monitor ({@code ovnj-writeonly}), with the engine's
+ *       6-table cache ({@code ovnj-pipelined}, {@code ovnj-sequential}), OpenDaylight without a
+ *       monitor ({@code odl-pipelined}, {@code odl-sequential}), the Python IDL, the ovn-nbctl
+ *       daemon;</li>
+ *   <li>{@code bulk-create-monitor}: the cache-keeping clients at a size the quadratic monitor
+ *       of OpenDaylight survives ({@code odl-monitor});</li>
+ *   <li>{@code bulk-create-cluster}: a 3-node RAFT cluster, each client connected to the leader
+ *       only; server CPU is the sum over the three members (followers replicate every commit).</li>
+ * </ul>
+ */
+final class BulkCreate {
+    /** What a client's run measured. */
+    record Measured(double wallS, double cpuS, double serverCpuS) {
+    }
+
+    /** Where a bulk-create client writes: a fresh, seeded standalone server or cluster. */
+    interface Target extends AutoCloseable {
+        /** The remotes an ovnj client is given. */
+        String remotes();
+
+        /** host:port of the server to write to (the leader, for a cluster). */
+        String hostPort();
+
+        /** CPU seconds the server process(es) have spent so far. */
+        double serverCpu();
+
+        @Override
+        void close();
+    }
+
+    private static final class Standalone implements Target {
+        final OvsdbServer server = Scenarios.seededServer();
+
+        @Override
+        public String remotes() {
+            return server.remote();
+        }
+
+        @Override
+        public String hostPort() {
+            return "127.0.0.1:" + server.port();
+        }
+
+        @Override
+        public double serverCpu() {
+            return Proc.cpuSeconds(server.pid());
+        }
+
+        @Override
+        public void close() {
+            server.close();
+        }
+    }
+
+    private static final class Cluster implements Target {
+        final OvsdbCluster cluster = OvsdbCluster.start(3);
+        final int leader;
+
+        Cluster() {
+            Nbctl.of(cluster).run("lr-add", Scenarios.ROUTER, "--", "ls-add", Scenarios.SWITCH);
+            leader = cluster.awaitLeader();
+        }
+
+        @Override
+        public String remotes() {
+            return cluster.remotes();
+        }
+
+        @Override
+        public String hostPort() {
+            return "127.0.0.1:" + cluster.member(leader).port();
+        }
+
+        @Override
+        public double serverCpu() {
+            return cluster.members().stream().mapToDouble(m -> Proc.cpuSeconds(m.pid())).sum();
+        }
+
+        @Override
+        public void close() {
+            cluster.close();
+        }
+    }
+
+    /** One client: how it runs against a target. */
+    @FunctionalInterface
+    interface Run {
+        Measured on(Target target) throws Exception;
+    }
+
+    /** Below this much server CPU, ratios against the floor are clock-tick noise. */
+    static final double MEANINGFUL_FLOOR_S = 0.5;
+
+    private final Scenarios s;
+    private final Results results;
+
+    BulkCreate(Scenarios s) {
+        this.s = s;
+        this.results = s.results();
+    }
+
+    void standalone() throws Exception {
+        String scenario = "bulk-create";
+        int n = s.sizes().get("bulk");
+        int window = s.sizes().get("window");
+        warmUp(n);
+        List<String> clients = new ArrayList<>();
+        measure(scenario, "ovnj-writeonly", false, n, t -> ovnj(t, n, window, false), clients);
+        measure(scenario, "ovnj-pipelined", false, n, t -> ovnj(t, n, window, true), clients);
+        measure(scenario, "ovnj-sequential", false, n, t -> ovnj(t, n, 1, true), clients);
+        measure(scenario, "odl-pipelined", false, n, t -> odl(t, n, window, false), clients);
+        measure(scenario, "odl-sequential", false, n, t -> odl(t, n, 1, false), clients);
+        measure(scenario, "python-idl", false, n, t -> peer(t, List.of("/usr/bin/python3",
+                s.peers().resolve("python_idl.py").toString(), "bulk", t.remotes(), s.schema().toString(),
+                String.valueOf(n), Scenarios.ROUTER, Scenarios.SWITCH)), clients);
+        measure(scenario, "ovn-nbctl-daemon", false, n, t -> peer(t, List.of(s.peers().resolve("nbctl_daemon.sh").toString(),
+                "bulk", t.remotes(), String.valueOf(n), Scenarios.ROUTER, Scenarios.SWITCH)), clients);
+        results.get(scenario + "-server", "ovnj-writeonly", "cpu_s")
+                .ifPresent(v -> results.add(scenario, "ovsdb-server-writeonly", "cpu_s", v));
+        floor(scenario, clients);
+    }
+
+    void withMonitor() throws Exception {
+        String scenario = "bulk-create-monitor";
+        int n = s.sizes().get("monitor");
+        int window = s.sizes().get("window");
+        warmUp(n);
+        List<String> clients = new ArrayList<>();
+        measure(scenario, "ovnj-writeonly", false, n, t -> ovnj(t, n, window, false), clients);
+        measure(scenario, "ovnj-pipelined", false, n, t -> ovnj(t, n, window, true), clients);
+        measure(scenario, "odl-monitor", false, n, t -> odl(t, n, window, true), clients);
+        floor(scenario, clients);
+    }
+
+    void cluster() throws Exception {
+        String scenario = "bulk-create-cluster";
+        int n = s.sizes().get("cluster");
+        int window = s.sizes().get("window");
+        warmUp(n);
+        List<String> clients = new ArrayList<>();
+        measure(scenario, "ovnj-writeonly", true, n, t -> ovnj(t, n, window, false), clients);
+        measure(scenario, "ovnj-pipelined", true, n, t -> ovnj(t, n, window, true), clients);
+        measure(scenario, "odl-pipelined", true, n, t -> odl(t, n, window, false), clients);
+        measure(scenario, "python-idl", true, n, t -> peer(t, List.of("/usr/bin/python3",
+                s.peers().resolve("python_idl.py").toString(), "bulk", t.remotes(), s.schema().toString(),
+                String.valueOf(n), Scenarios.ROUTER, Scenarios.SWITCH)), clients);
+        floor(scenario, clients);
+    }
+
+    /** JIT warm-up on a throw-away server, so the measured runs are not the JVM's first. */
+    private void warmUp(int n) throws Exception {
+        try (Target t = new Standalone()) {
+            ovnj(t, Math.max(200, n / 10), s.sizes().get("window"), true);
+        }
+    }
+
+    private void measure(String scenario, String client, boolean cluster, int n, Run run, List<String> clients) {
+        try (Target t = cluster ? new Cluster() : new Standalone()) {
+            Measured m = run.on(t);
+            WriteCheck.bulkCreate(client, t.remotes(), n);
+            results.add(scenario, client, "wall_s", m.wallS());
+            results.add(scenario, client, "cpu_s", m.cpuS());
+            results.add(scenario + "-server", client, "cpu_s", m.serverCpuS());
+            clients.add(client);
+        } catch (Throwable e) {
+            // One client failing (a peer missing, a check failing) must not hide the others.
+            results.note(scenario + " " + client + " FAILED: " + e);
+            e.printStackTrace();
+        }
+    }
+
+    /** Records the floor (lowest server CPU of the run) and every client's wall over it. */
+    private void floor(String scenario, List<String> clients) {
+        Optional<String> lowest = clients.stream().filter(c -> results.get(scenario + "-server", c, "cpu_s").isPresent())
+                .min((a, b) -> Double.compare(results.get(scenario + "-server", a, "cpu_s").orElseThrow(),
+                        results.get(scenario + "-server", b, "cpu_s").orElseThrow()));
+        if (lowest.isEmpty()) {
+            return;
+        }
+        double floor = results.get(scenario + "-server", lowest.get(), "cpu_s").orElseThrow();
+        results.add(scenario, "floor", "cpu_s", floor);
+        results.note(Proc.fmt("%s: floor = %.2f s of ovsdb-server CPU, the lowest of the run (measured under %s)",
+                scenario, floor, lowest.get()));
+        if (floor < MEANINGFUL_FLOOR_S) {
+            // /proc counts CPU in clock ticks (10 ms): a floor of a few ticks makes every ratio noise.
+            results.note(Proc.fmt("%s: the floor is below %.1f s of CPU (a few clock ticks); no x_floor ratios at this size",
+                    scenario, MEANINGFUL_FLOOR_S));
+            return;
+        }
+        for (String c : clients) {
+            results.get(scenario, c, "wall_s").ifPresent(w -> results.add(scenario, c, "x_floor", w / floor));
+        }
+    }
+
+    private static Measured ovnj(Target t, int n, int window, boolean cache) throws Exception {
+        MonitorRequest monitor = cache ? LoadBalancerEngine.monitorRequest() : MonitorRequest.of();
+        try (OvsdbClient c = Scenarios.client(t.remotes(), monitor)) {
+            c.startAndWait(Scenarios.WAIT);
+            double srv0 = t.serverCpu();
+            double cpu0 = Proc.jvmCpuSeconds();
+            long t0 = System.nanoTime();
+            int failures = Scenarios.pipelined(c, n, window, i -> Scenarios.bulkTx(c, "lb-", i));
+            double wall = Scenarios.secondsSince(t0);
+            double cpu = Proc.jvmCpuSeconds() - cpu0;
+            double srv = t.serverCpu() - srv0;
+            Scenarios.check(failures == 0, failures + " transactions failed");
+            if (cache) {
+                int rows = c.cache().table("Load_Balancer").size();
+                Scenarios.check(rows == n, "the cache has " + rows + " load balancers");
+            }
+            return new Measured(wall, cpu, srv);
+        }
+    }
+
+    private Measured odl(Target t, int n, int window, boolean monitor) {
+        try (Target warm = new Standalone()) {
+            List<String> command = new ArrayList<>(Scenarios.javaCommand());
+            command.addAll(List.of("dev.ovnj.bench.odl.OdlPeer", "bulk", t.hostPort(), warm.hostPort(), String.valueOf(n),
+                    String.valueOf(window), Scenarios.ROUTER, Scenarios.SWITCH, "odl-lb-", String.valueOf(monitor)));
+            return peer(t, command);
+        }
+    }
+
+    /** Runs a peer process; the server CPU includes its connect and initial sync (small here). */
+    private Measured peer(Target t, List<String> command) {
+        double srv0 = t.serverCpu();
+        JsonNode r = s.peer(command);
+        double srv = t.serverCpu() - srv0;
+        Scenarios.check(r.path("failures").asInt(0) == 0, "peer reported failures: " + r);
+        return new Measured(r.get("wall_s").asDouble(), r.get("cpu_s").asDouble(), srv);
+    }
+}
