@@ -253,8 +253,10 @@ public final class Scenarios {
         return server;
     }
 
+    /** A distinct valid VIP for item {@code i} (up to 250,000 items) in network 172.{@code net}. */
     static String vip(int i, int net) {
-        return "172." + net + "." + (i / 250) + "." + (i % 250 + 1) + ":80";
+        int block = i % 62_500;
+        return "172." + (net + 20 * (i / 62_500)) + "." + (block / 250) + "." + (block % 250 + 1) + ":80";
     }
 
     static String backends(int i, int count, int generation) {
@@ -263,7 +265,8 @@ public final class Scenarios {
             if (b > 1) {
                 sb.append(',');
             }
-            sb.append("10.").append(i / 250).append('.').append(i % 250).append('.').append(b + generation).append(":8080");
+            sb.append(10 + i / 62_500).append('.').append(i % 62_500 / 250).append('.').append(i % 250).append('.')
+                    .append(b + generation).append(":8080");
         }
         return sb.toString();
     }
@@ -526,7 +529,7 @@ public final class Scenarios {
         double cpu = Proc.jvmCpuSeconds() - cpu0;
         double srv = Proc.cpuSeconds(e.server.pid()) - srv0;
         EngineMetrics m1 = e.engine.metrics();
-        check(result.allApplied(), scenario + ": not all applied");
+        check(result.allApplied(), scenario + ": not all applied: " + notApplied(result));
         int rows = e.client.cache().table("Load_Balancer").size();
         check(rows == specs.size(), scenario + ": " + rows + " load balancers for " + specs.size() + " specs");
         results.add(scenario, client, "wall_s", wall);
@@ -595,7 +598,7 @@ public final class Scenarios {
                 double wall = secondsSince(t0);
                 double cpu = Proc.jvmCpuSeconds() - cpu0;
                 double srv = Proc.cpuSeconds(e.server.pid()) - srv0;
-                check(result.allApplied(), "scale " + n + ": not all applied");
+                check(result.allApplied(), "scale " + n + ": not all applied: " + notApplied(result));
                 check(e.client.cache().table("Load_Balancer").size() == n, "scale " + n + ": wrong row count");
                 results.add("scale", client, "wall_s", wall);
                 results.add("scale", client, "cpu_s", cpu);
@@ -794,6 +797,12 @@ public final class Scenarios {
         } else {
             results.note("target " + what + ": " + (ok.test(value.get()) ? "met" : "MISSED") + " (" + Proc.fmt(fmt, value.get()) + ")");
         }
+    }
+
+    /** The first few specs an apply did not apply, with their state, for a failure message. */
+    static String notApplied(dev.ovnj.lb.ApplyResult result) {
+        return result.statuses().entrySet().stream().filter(en -> en.getValue().state() != dev.ovnj.lb.SpecStatus.State.APPLIED)
+                .limit(3).map(en -> en.getKey() + "=" + en.getValue()).toList().toString();
     }
 
     static void check(boolean ok, String message) {
