@@ -606,6 +606,8 @@ public final class Scenarios {
                 results.add("scale", client, "converge_txns", e.engine.metrics().transactions() - m0.transactions());
                 long heap1 = Proc.usedHeapAfterGc();
                 results.add("scale", client, "heap_mb", (heap1 - heap0) / 1024.0 / 1024.0);
+                // The time lets a profile (bench/profile.sh) separate the converge from the changes.
+                System.out.println("  " + client + ": converged; incremental changes from " + java.time.LocalTime.now());
                 incremental(e, specs, "scale", client);
             }
         }
