@@ -77,7 +77,7 @@ final class BulkCreate {
         final int leader;
 
         Cluster() {
-            Nbctl.of(cluster).run("lr-add", Scenarios.ROUTER, "--", "ls-add", Scenarios.SWITCH);
+            Nbctl.of(cluster).run(Scenarios.SEED);
             leader = cluster.awaitLeader();
         }
 

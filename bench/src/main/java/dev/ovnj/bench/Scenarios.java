@@ -54,6 +54,12 @@ public final class Scenarios {
     static final String GROUP = "bench-lbs";
     static final String OWNER = "bench";
     static final Duration WAIT = Duration.ofSeconds(120);
+    /**
+     * The ovn-nbctl arguments that seed every database: the router (with a port whose network
+     * holds every VIP the harness uses, as a router serving those VIPs has) and the switch.
+     */
+    static final String[] SEED = {"lr-add", ROUTER, "--", "lrp-add", ROUTER, "bench-lrp", "00:00:00:00:ff:01", "172.0.0.1/8",
+        "--", "ls-add", SWITCH};
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Every scenario, in the order a run executes them; {@code --only} takes these names. */
@@ -164,7 +170,8 @@ public final class Scenarios {
             if (!only.isEmpty() && !only.contains(name)) {
                 continue;
             }
-            System.out.println("== " + name);
+            // The time lets a profile (bench/profile.sh) be split by scenario.
+            System.out.println("== " + name + " (" + java.time.LocalTime.now().withNano(0) + ")");
             long ts = System.nanoTime();
             try {
                 switch (name) {
@@ -249,7 +256,7 @@ public final class Scenarios {
 
     static OvsdbServer seededServer() {
         OvsdbServer server = OvsdbServer.start();
-        Nbctl.of(server).run("lr-add", ROUTER, "--", "ls-add", SWITCH);
+        Nbctl.of(server).run(SEED);
         return server;
     }
 
@@ -692,7 +699,7 @@ public final class Scenarios {
     void failover() throws Exception {
         int n = sizes.get("failover");
         try (OvsdbCluster cluster = OvsdbCluster.start(3)) {
-            Nbctl.of(cluster).run("lr-add", ROUTER, "--", "ls-add", SWITCH);
+            Nbctl.of(cluster).run(SEED);
             OvsdbClient c = client(cluster.remotes(), LoadBalancerEngine.monitorRequest());
             LoadBalancerEngine engine = LoadBalancerEngine.builder(c).build().start();
             try {
