@@ -50,6 +50,35 @@ final class Proc {
         return os.getProcessCpuTime() / 1e9;
     }
 
+    /**
+     * Waits (at most 15 s) until the JIT compilers have been idle for half a second, so that
+     * compilations queued by a warm-up do not run on the first measured client's CPU time (on a
+     * busy machine they did: the first of two identical clients cost 50% more CPU, whichever ran
+     * first).
+     */
+    static void awaitJitQuiet() {
+        var jit = ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        long last = jit.getTotalCompilationTime();
+        long quietSince = System.nanoTime();
+        while (System.nanoTime() < deadline && System.nanoTime() - quietSince < TimeUnit.MILLISECONDS.toNanos(500)) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            long now = jit.getTotalCompilationTime();
+            if (now != last) {
+                last = now;
+                quietSince = System.nanoTime();
+            }
+        }
+    }
+
     /** Resident set size of this process in MiB. */
     static double rssMb() {
         try {
