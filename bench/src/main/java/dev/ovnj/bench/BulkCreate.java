@@ -168,7 +168,8 @@ final class BulkCreate {
     }
 
     /**
-     * JIT warm-up on throw-away servers, so the measured runs are not the JVM's first (C2 alone
+     * JIT warm-up on throw-away servers (max(size {@code warm}, N/5) transactions), so the
+     * measured runs are not the JVM's first (C2 alone
      * took about 2 s of CPU in the first measured cluster client without it): both ovnj
      * variants (with and without a cache), so the one measured first is not the one left cold.
      */
@@ -176,7 +177,7 @@ final class BulkCreate {
         for (boolean cache : new boolean[] {false, true}) {
             // On the same kind of target: a cluster's leader selection compiles code of its own.
             try (Target t = cluster ? new Cluster() : new Standalone()) {
-                int warm = Math.max(1000, n / 5);
+                int warm = Math.max(s.sizes().get("warm"), n / 5);
                 ovnj(t, warm, s.sizes().get("window"), cache);
                 // Also the check's own sync: the first measured client must not be the first after it.
                 WriteCheck.bulkCreate("warm-up", t.remotes(), warm);

@@ -70,18 +70,36 @@ public final class Scenarios {
     /**
      * Sizes of one run: named counts ({@code bulk}, {@code monitor}, {@code cluster}, {@code sync},
      * {@code engine}, {@code incremental}, {@code drift}, {@code failover}, {@code window},
-     * {@code gc}) and the spec counts of the scale curve.
+     * {@code gc}, {@code warm}: the smallest bulk-create warm-up) and the spec counts of the scale curve.
      */
     record Sizes(Map<String, Integer> counts, List<Integer> scale) {
         static Sizes full() {
-            return new Sizes(Map.of("bulk", 10_000, "monitor", 1_000, "cluster", 10_000, "sync", 50_000, "engine", 10_000,
-                    "incremental", 1_000, "drift", 200, "failover", 10_000, "window", 128, "gc", 10_000),
+            return new Sizes(Map.ofEntries(Map.entry("bulk", 10_000),
+                    Map.entry("monitor", 1_000),
+                    Map.entry("cluster", 10_000),
+                    Map.entry("sync", 50_000),
+                    Map.entry("engine", 10_000),
+                    Map.entry("incremental", 1_000),
+                    Map.entry("drift", 200),
+                    Map.entry("failover", 10_000),
+                    Map.entry("window", 128),
+                    Map.entry("gc", 10_000),
+                    Map.entry("warm", 1_000)),
                     List.of(1_000, 10_000, 100_000));
         }
 
         static Sizes quick() {
-            return new Sizes(Map.of("bulk", 500, "monitor", 100, "cluster", 300, "sync", 2_500, "engine", 500,
-                    "incremental", 100, "drift", 20, "failover", 500, "window", 128, "gc", 500),
+            return new Sizes(Map.ofEntries(Map.entry("bulk", 500),
+                    Map.entry("monitor", 100),
+                    Map.entry("cluster", 300),
+                    Map.entry("sync", 2_500),
+                    Map.entry("engine", 500),
+                    Map.entry("incremental", 100),
+                    Map.entry("drift", 20),
+                    Map.entry("failover", 500),
+                    Map.entry("window", 128),
+                    Map.entry("gc", 500),
+                    Map.entry("warm", 100)),
                     List.of(250, 1_000, 4_000));
         }
 
