@@ -113,6 +113,7 @@ final class BulkCreate {
 
     private final Scenarios s;
     private final Results results;
+    private final List<String> failed = new ArrayList<>();
 
     BulkCreate(Scenarios s) {
         this.s = s;
@@ -198,14 +199,31 @@ final class BulkCreate {
             results.add(scenario + "-server", client, "cpu_s", m.serverCpuS());
             clients.add(client);
         } catch (Throwable e) {
-            // One client failing (a peer missing, a check failing) must not hide the others.
+            // One client failing (a peer missing, a check failing) must not hide the others; the
+            // scenario still fails at its end (see floor), so CI notices.
             results.note(scenario + " " + client + " FAILED: " + e);
+            failed.add(client);
             e.printStackTrace();
         }
     }
 
-    /** Records the floor (lowest server CPU of the run) and every client's wall over it. */
+    /**
+     * Records the floor (lowest server CPU of the run) and every client's wall over it, then fails
+     * the scenario if any client failed.
+     */
     private void floor(String scenario, List<String> clients) {
+        try {
+            recordFloor(scenario, clients);
+        } finally {
+            if (!failed.isEmpty()) {
+                List<String> names = List.copyOf(failed);
+                failed.clear();
+                throw new AssertionError(scenario + ": clients failed: " + names);
+            }
+        }
+    }
+
+    private void recordFloor(String scenario, List<String> clients) {
         Optional<String> lowest = clients.stream().filter(c -> results.get(scenario + "-server", c, "cpu_s").isPresent())
                 .min((a, b) -> Double.compare(results.get(scenario + "-server", a, "cpu_s").orElseThrow(),
                         results.get(scenario + "-server", b, "cpu_s").orElseThrow()));
