@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ovnj.testkit.OvsdbServer;
+import dev.ovnj.testkit.fault.FaultProxy;
 import dev.ovnj.testkit.junit.OvsdbTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -76,6 +79,26 @@ class ScriptingIT {
         OvnjProcess.Result diffAfter = OvnjProcess.run("diff", db[0], db[1], db[2], db[3], "--output=json");
         assertThat(diffAfter.exit()).as(diffAfter.toString()).isZero();
         assertThat(json(diffAfter).path("inSync").asBoolean()).isTrue();
+    }
+
+    @Test
+    void aSlowReconcileShowsAProgressLineOnATerminalOnly(OvsdbServer server) throws Exception {
+        CommandsIT.seeded(server);
+        Path file = dir.resolve("state.yaml");
+        Files.writeString(file, CommandsIT.STATE);
+        try (FaultProxy slow = FaultProxy.to(server)) {
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            String ovnj = java + " -jar " + OvnjProcess.JAR + " reconcile --db " + slow.remote() + " --file " + file
+                    + " --timeout 60";
+            // Every round trip takes 2.4 s, so the apply's transaction alone outlasts the 2 s delay.
+            slow.latency(Duration.ofMillis(1200));
+            // script(1) gives the command a pseudo-terminal, as an interactive shell would.
+            Process p = new ProcessBuilder("script", "-qec", ovnj, "/dev/null").redirectErrorStream(true)
+                    .redirectInput(ProcessBuilder.Redirect.PIPE).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            assertThat(p.waitFor(90, TimeUnit.SECONDS)).isTrue();
+            assertThat(out).contains("owner kube-dc: 2 applied").contains("reconciling owner kube-dc: waiting for the database (");
+        }
     }
 
     @Test
