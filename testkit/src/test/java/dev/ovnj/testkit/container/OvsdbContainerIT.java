@@ -16,6 +16,7 @@ import org.testcontainers.DockerClientFactory;
  * scripts/build-ovsdb-image.sh and starts dockerd with scripts/docker-up.sh; where that cannot
  * happen the tests skip with the exact reason.
  */
+@EnabledIfContainersRun
 class OvsdbContainerIT {
     /** The root filesystem the build script imports, before its layer adds /run/openvswitch. */
     private static final String BASE_IMAGE = System.getProperty("ovnj.ovsdb.base-image", "ovnj/ovsdb-base:bookworm");
@@ -24,10 +25,7 @@ class OvsdbContainerIT {
 
     @BeforeAll
     static void startShared() {
-        String image = OvsdbContainer.imageOrDefault();
-        Optional<String> missing = ContainerPrerequisites.missing(image);
-        assumeTrue(missing.isEmpty(), () -> "skipped: " + missing.orElseThrow());
-        shared = new OvsdbContainer(image);
+        shared = new OvsdbContainer(OvsdbContainer.imageOrDefault());
         shared.start();
     }
 
