@@ -40,7 +40,8 @@ done
 
 cp_file=$root/bench/target/classpath.txt
 if $build || [ ! -s "$cp_file" ]; then
-  mvn -B -q -DskipTests install
+  # Only the jars are needed here; -sources/-javadoc jars would add ~100 s on 2 cores.
+  mvn -B -q -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true install
   mvn -B -q -pl bench dependency:build-classpath -Dmdep.outputFile="$cp_file" -Dmdep.includeScope=runtime >/dev/null
 fi
 # ovnj's own modules come from this worktree's target/classes, not from ~/.m2: the local
