@@ -32,7 +32,10 @@ start=$(date +%s)
 if $rebuild || ! docker image inspect "$base" >/dev/null 2>&1; then
   if ! command -v mmdebstrap >/dev/null 2>&1; then
     log "installing mmdebstrap"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap >/dev/null 2>&1 || {
+      DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap >/dev/null
+    }
   fi
   log "making $base from Debian $suite packages (mmdebstrap | docker import)"
   # Documentation and translations are left out: they are most of the size and nothing reads them.
