@@ -132,8 +132,14 @@ final class ReaperPolicy {
     /** Empty when the image (any tag of it) is present or was pulled now; else why it could not be had. */
     private static Optional<String> presentOrPulled(DockerClient docker, String image, Optional<String> knownFailure) {
         String repository = DockerImageName.parse(image).getUnversionedPart();
-        boolean present = !docker.listImagesCmd().withImageNameFilter(repository).exec().isEmpty();
-        if (present) {
+        try {
+            if (!docker.listImagesCmd().withImageNameFilter(repository).exec().isEmpty()) {
+                return Optional.empty();
+            }
+        } catch (RuntimeException engineTrouble) {
+            // The engine does not answer as it should: leave everything to Testcontainers, whose
+            // own error then names the problem.
+            LOG.debug("could not list images of {}", repository, engineTrouble);
             return Optional.empty();
         }
         if (knownFailure.isPresent()) {
