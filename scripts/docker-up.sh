@@ -10,6 +10,7 @@ log=/var/log/ovnj-dockerd.log
 unavailable() { echo "$*"; exit 1; }
 
 docker info >/dev/null 2>&1 && exit 0
+rm -f /run/ovnj-dockerd.pid  # left by a dockerd that is gone
 
 if ! command -v dockerd >/dev/null 2>&1; then
   [ "$(id -u)" -eq 0 ] || unavailable "dockerd is not installed and installing docker.io needs root"
