@@ -16,6 +16,9 @@ final class DiffCommand implements Callable<Integer> {
     @Mixin
     private DatabaseOptions db;
 
+    @Mixin
+    private OutputOption output;
+
     @Option(names = {"-f", "--file"}, required = true, paramLabel = "FILE", description = "Desired state, YAML or JSON.")
     private Path file;
 
@@ -29,8 +32,12 @@ final class DiffCommand implements Callable<Integer> {
         try (NorthboundSession session = NorthboundSession.open(db)) {
             EffectiveSpecs specs = EffectiveSpecs.of(state, who);
             LoadBalancerPlan plan = session.engine().plan(who, specs.specs());
-            System.out.print(plan);
-            System.out.flush();
+            if (output.json()) {
+                JsonDocument.print(System.out, DiffJson.of(plan, specs.problems()));
+            } else {
+                System.out.print(plan);
+                System.out.flush();
+            }
             specs.problems().forEach(System.err::println);
             if (!specs.problems().isEmpty()) {
                 return 2;

@@ -5,9 +5,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code ovnj} command line: one subcommand per job. */
-@Command(name = "ovnj", mixinStandardHelpOptions = true, version = "ovnj 0.1.0-SNAPSHOT",
+@Command(name = "ovnj", mixinStandardHelpOptions = true, versionProvider = BuildInfo.Provider.class,
         description = "OVN Northbound load-balancer client.",
-        subcommands = {ReconcileCommand.class, DiffCommand.class, StatusCommand.class, DemoCommand.class})
+        subcommands = {ReconcileCommand.class, DiffCommand.class, StatusCommand.class, DemoCommand.class,
+                VersionCommand.class, CompletionCommand.class})
 public final class Main {
     /** Exit code of every failure: unreachable database, invalid file or spec, bad usage. */
     static final int TROUBLE = 2;
@@ -34,6 +35,7 @@ public final class Main {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
         }
         return new CommandLine(new Main())
+                .setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler((e, cmd, parseResult) -> {
                     if (verbose) {
                         e.printStackTrace();

@@ -4,6 +4,7 @@ import dev.ovnj.lb.ApplyResult;
 import dev.ovnj.lb.EngineListener;
 import dev.ovnj.lb.RepairEvent;
 import dev.ovnj.lb.SpecStatus;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,6 +30,9 @@ final class ReconcileCommand implements Callable<Integer> {
     @Mixin
     private DatabaseOptions db;
 
+    @Mixin
+    private OutputOption output;
+
     @Option(names = {"-f", "--file"}, required = true, paramLabel = "FILE", description = "Desired state, YAML or JSON.")
     private Path file;
 
@@ -50,6 +54,10 @@ final class ReconcileCommand implements Callable<Integer> {
             session.engine().addListener(new EngineListener() {
                 @Override
                 public void onRepair(RepairEvent event) {
+                    if (output.json()) {
+                        JsonDocument.print(out, ReconcileJson.repair(event));
+                        return;
+                    }
                     out.println(RepairLine.of(event));
                     out.flush();
                 }
@@ -61,11 +69,10 @@ final class ReconcileCommand implements Callable<Integer> {
             });
             try (ShutdownSignal signal = ShutdownSignal.install()) {
                 apply(session, state, who, out);
-                out.println("watching " + file + " and the database (owner " + who + "); SIGINT or SIGTERM stops");
+                status(out, "watching " + file + " and the database (owner " + who + "); SIGINT or SIGTERM stops");
                 out.flush();
                 watch(session, signal, out);
-                out.println("stopped");
-                out.flush();
+                status(out, "stopped");
             }
         }
         return 0;
@@ -88,7 +95,7 @@ final class ReconcileCommand implements Callable<Integer> {
                 System.err.println(e.getMessage() + " (keeping the previous state)");
                 continue;
             }
-            out.println(file + " changed");
+            status(out, file + " changed");
             try {
                 apply(session, next, who, out);
             } catch (CliFailure e) {
@@ -98,16 +105,21 @@ final class ReconcileCommand implements Callable<Integer> {
     }
 
     /** Applies once, prints a summary, and returns the exit code of a one-shot reconcile. */
-    private int apply(NorthboundSession session, DesiredState state, String who, PrintStream out) throws InterruptedException {
+    private int apply(NorthboundSession session, DesiredState state, String who, PrintStream printed) throws InterruptedException {
+        // With JSON output the text lines go nowhere and one document says it all.
+        PrintStream out = output.json() ? new PrintStream(OutputStream.nullOutputStream()) : printed;
         EffectiveSpecs specs = EffectiveSpecs.of(state, who);
         specs.problems().forEach(System.err::println);
         ApplyResult result;
+        ProgressLine progress = ProgressLine.start("reconciling owner " + who, output.json());
         try {
             result = session.engine().apply(who, specs.specs()).get(db.timeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             throw new CliFailure("the database did not accept the changes within " + DatabaseOptions.seconds(db.timeout()), e);
         } catch (ExecutionException e) {
             throw new CliFailure("applying " + file + " failed: " + e.getCause().getMessage(), e.getCause());
+        } finally {
+            progress.close();
         }
         int applied = 0;
         int pending = 0;
@@ -132,9 +144,18 @@ final class ReconcileCommand implements Callable<Integer> {
         }
         out.println(summary);
         out.flush();
-        if (!specs.problems().isEmpty()) {
-            return 2;
+        int exitCode = !specs.problems().isEmpty() ? 2 : pending > 0 ? 1 : 0;
+        if (output.json()) {
+            JsonDocument.print(printed, ReconcileJson.of(result, specs.problems(), exitCode));
         }
-        return pending > 0 ? 1 : 0;
+        return exitCode;
+    }
+
+    /** A watch-mode status line: text only, since JSON output prints documents alone. */
+    private void status(PrintStream out, String line) {
+        if (!output.json()) {
+            out.println(line);
+            out.flush();
+        }
     }
 }

@@ -21,6 +21,9 @@ final class StatusCommand implements Callable<Integer> {
     @Mixin
     private DatabaseOptions db;
 
+    @Mixin
+    private OutputOption output;
+
     @Option(names = "--owner", paramLabel = "NAME", description = "Only this owner's load balancers (default: every owner's).")
     private String owner;
 
@@ -40,7 +43,11 @@ final class StatusCommand implements Callable<Integer> {
                 pending = session.engine().plan(who, specs.specs()).pending();
             }
             StatusReport report = StatusReport.of(snapshot, who, pending);
-            report.lines().forEach(System.out::println);
+            if (output.json()) {
+                JsonDocument.print(System.out, StatusJson.of(snapshot, who, pending));
+            } else {
+                report.lines().forEach(System.out::println);
+            }
             System.out.flush();
             return report.problems() == 0 ? 0 : 1;
         }

@@ -64,7 +64,7 @@ record StatusReport(List<String> lines, int problems) {
     }
 
     /** VIPs a router serves but will not receive traffic for: no port of the router is on their network. */
-    private static List<String> problems(NorthboundSnapshot snapshot, OwnedLoadBalancer lb) {
+    static List<String> problems(NorthboundSnapshot snapshot, OwnedLoadBalancer lb) {
         List<String> out = new ArrayList<>();
         for (String router : snapshot.effectiveRouters(lb)) {
             List<String> networks = snapshot.routerNetworks().networks(router);

@@ -1,0 +1,63 @@
+package dev.ovnj.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * {@code ovnj status --output json}: the owned load balancers as the database holds them.
+ * Shape (version 1): {@code {kind:"status", version, owner, problems, loadBalancers:[{name,
+ * owner, spec, protocol, vips:{VIP:[BACKEND...]}, routers, switches, groups, options, problems}],
+ * pending:{SPEC:[REASON...]}}}; {@code owner} is null when every owner's were listed.
+ */
+final class StatusJson {
+
+    private StatusJson() {
+    }
+
+    /**
+     * Builds the document.
+     *
+     * @param snapshot the database
+     * @param owner one owner, or null for every owner
+     * @param pending spec name to why it waits, from planning a desired-state file (may be empty)
+     * @return the document
+     */
+    static ObjectNode of(NorthboundSnapshot snapshot, String owner, Map<String, List<String>> pending) {
+        ObjectNode root = JsonDocument.start("status");
+        root.put("owner", owner);
+        int problems = 0;
+        ArrayNode lbs = root.putArray("loadBalancers");
+        for (OwnedLoadBalancer lb : snapshot.ownedBy(owner)) {
+            ObjectNode o = lbs.addObject();
+            o.put("name", lb.name());
+            o.put("owner", lb.owner());
+            o.put("spec", lb.spec().isEmpty() ? null : lb.spec());
+            o.put("protocol", lb.protocol());
+            ObjectNode vips = o.putObject("vips");
+            new TreeMap<>(lb.vips()).forEach((vip, backends) -> {
+                ArrayNode list = vips.putArray(vip);
+                for (String b : backends.split(",")) {
+                    if (!b.isBlank()) {
+                        list.add(b.strip());
+                    }
+                }
+            });
+            JsonDocument.strings(o, "routers", new TreeSet<>(lb.routers()));
+            JsonDocument.strings(o, "switches", new TreeSet<>(lb.switches()));
+            JsonDocument.strings(o, "groups", new TreeSet<>(lb.groups()));
+            ObjectNode options = o.putObject("options");
+            new TreeMap<>(lb.options()).forEach(options::put);
+            List<String> lbProblems = StatusReport.problems(snapshot, lb);
+            JsonDocument.strings(o, "problems", lbProblems);
+            problems += lbProblems.size();
+        }
+        JsonDocument.stringLists(root, "pending", pending);
+        problems += pending.values().stream().mapToInt(List::size).sum();
+        root.put("problems", problems);
+        return root;
+    }
+}

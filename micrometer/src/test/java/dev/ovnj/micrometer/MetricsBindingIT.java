@@ -1,0 +1,62 @@
+package dev.ovnj.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ovnj.lb.ApplyResult;
+import dev.ovnj.lb.LoadBalancerEngine;
+import dev.ovnj.lb.spec.LoadBalancerSpec;
+import dev.ovnj.ovsdb.client.OvsdbClient;
+import dev.ovnj.testkit.Await;
+import dev.ovnj.testkit.Nbctl;
+import dev.ovnj.testkit.OvsdbServer;
+import dev.ovnj.testkit.junit.OvsdbTest;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The bindings against a real ovsdb-server: the meters move as the client and the engine work. */
+@OvsdbTest
+class MetricsBindingIT {
+
+    @Test
+    void clientAndEngineMetersFollowAReconcileAndARepair(OvsdbServer server) throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (OvsdbClient client = OvsdbClient.builder().remotes(server.remote())
+                     .monitor(LoadBalancerEngine.monitorRequest()).build();
+             LoadBalancerEngine engine = LoadBalancerEngine.builder(client).build()) {
+            new OvsdbClientMetrics(client, Tags.of("database", "OVN_Northbound")).bindTo(registry);
+            new LoadBalancerEngineMetrics(engine).bindTo(registry);
+            engine.start();
+            client.startAndWait(Duration.ofSeconds(20));
+
+            LoadBalancerSpec web = LoadBalancerSpec.builder("web").tcp("10.0.0.10:80", "10.1.0.1:8080").build();
+            ApplyResult result = engine.apply("team-a", List.of(web)).get(20, TimeUnit.SECONDS);
+            assertThat(result.allApplied()).as(result.toString()).isTrue();
+
+            assertThat(registry.get("ovnj.client.connected").tag("database", "OVN_Northbound").gauge().value())
+                    .isEqualTo(1.0);
+            assertThat(registry.get("ovnj.client.connects").functionCounter().count()).isEqualTo(1.0);
+            assertThat(registry.get("ovnj.client.syncs").tag("kind", "full").functionCounter().count()).isEqualTo(1.0);
+            assertThat(registry.get("ovnj.client.cache.rows").gauge().value()).isPositive();
+            assertThat(registry.get("ovnj.engine.transactions").functionCounter().count()).isGreaterThanOrEqualTo(1.0);
+            assertThat(registry.get("ovnj.engine.operations").functionCounter().count()).isGreaterThanOrEqualTo(1.0);
+            assertThat(registry.get("ovnj.engine.transaction").tag("outcome", "success").timer().count())
+                    .isGreaterThanOrEqualTo(1L);
+            assertThat(registry.get("ovnj.engine.available").gauge().value()).isEqualTo(1.0);
+            assertThat(registry.get("ovnj.engine.specs").tags("owner", "team-a", "state", "applied").gauge().value())
+                    .isEqualTo(1.0);
+            assertThat(registry.get("ovnj.engine.specs").tags("owner", "team-a", "state", "invalid").gauge().value())
+                    .isZero();
+
+            // Drift another writer causes: the engine repairs it, and both repair meters move.
+            Nbctl.of(server).run("lb-del", "web-tcp");
+            Await.until(Duration.ofSeconds(20), "repair counted",
+                    () -> registry.get("ovnj.engine.repairs").functionCounter().count() >= 1.0);
+            Await.until(Duration.ofSeconds(20), "repair timed",
+                    () -> registry.get("ovnj.engine.repair").timer().count() >= 1L);
+        }
+    }
+}
