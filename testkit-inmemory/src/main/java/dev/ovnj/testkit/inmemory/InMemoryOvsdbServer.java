@@ -223,6 +223,9 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
 
     /** Stops listening and closes every connection; the data stays for {@link #restart()}. */
     public void stop() {
+        if (group.isShuttingDown()) {
+            return;
+        }
         synchronized (listeners) {
             listeners.forEach(l -> l.close().awaitUninterruptibly());
             listeners.clear();
@@ -240,7 +243,7 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
     /** Stops the server and frees its thread. */
     @Override
     public void close() {
-        if (group.isShutdown()) {
+        if (group.isShuttingDown()) {
             return;
         }
         stop();
