@@ -307,21 +307,30 @@ final class Execution {
         result.set("rows", out);
     }
 
+    /** ovsdb_datum_compare_3way(): by size, then keys, then values. */
     private static int compareDatum(Datum a, Datum b) {
-        Iterator<Map.Entry<Object, Object>> i = a.entries().entrySet().iterator();
-        Iterator<Map.Entry<Object, Object>> j = b.entries().entrySet().iterator();
-        while (i.hasNext() && j.hasNext()) {
-            Map.Entry<Object, Object> x = i.next();
-            Map.Entry<Object, Object> y = j.next();
-            int cmp = Datum.compareAtoms(x.getKey(), y.getKey());
-            if (cmp == 0 && a.isMap()) {
-                cmp = Datum.compareAtoms(x.getValue(), y.getValue());
-            }
+        if (a.size() != b.size()) {
+            return Integer.compare(a.size(), b.size());
+        }
+        Iterator<Object> i = a.entries().keySet().iterator();
+        Iterator<Object> j = b.entries().keySet().iterator();
+        while (i.hasNext()) {
+            int cmp = Datum.compareAtoms(i.next(), j.next());
             if (cmp != 0) {
                 return cmp;
             }
         }
-        return Integer.compare(a.size(), b.size());
+        if (a.isMap()) {
+            Iterator<Object> x = a.entries().values().iterator();
+            Iterator<Object> y = b.entries().values().iterator();
+            while (x.hasNext()) {
+                int cmp = Datum.compareAtoms(x.next(), y.next());
+                if (cmp != 0) {
+                    return cmp;
+                }
+            }
+        }
+        return 0;
     }
 
     private void update(OpParser p, ObjectNode result) throws OvsdbError {
@@ -825,20 +834,28 @@ final class Execution {
             TableSchema t = db.schema().table(e.getKey());
             for (List<String> index : t.indexes()) {
                 int[] idx = index.stream().mapToInt(t::columnIndex).toArray();
-                Map<List<Datum>, UUID> seen = new HashMap<>();
                 Map<UUID, Datum[]> rows = read(t.name());
-                // Changed rows first, so a clash names the changed row as ovsdb-server does.
+                Set<UUID> changed = new HashSet<>();
+                e.getValue().forEach(c -> changed.add(c.uuid()));
+                Map<List<Datum>, UUID> untouched = new HashMap<>();
+                rows.forEach((u, r) -> {
+                    if (!changed.contains(u)) {
+                        untouched.put(project(r, idx), u);
+                    }
+                });
+                // As ovsdb-server: each changed row in turn, against the changed rows before it,
+                // then against the rows the transaction did not touch.
+                Map<List<Datum>, UUID> seen = new HashMap<>();
                 for (Database.Change c : e.getValue()) {
-                    UUID prev = seen.putIfAbsent(project(c.neu(), idx), c.uuid());
+                    List<Datum> key = project(c.neu(), idx);
+                    UUID prev = seen.get(key);
+                    if (prev == null) {
+                        prev = untouched.get(key);
+                    }
                     if (prev != null) {
                         throw duplicateIndex(t, index, idx, prev, rows.get(prev), c.uuid(), c.neu());
                     }
-                }
-                for (Map.Entry<UUID, Datum[]> r : rows.entrySet()) {
-                    UUID prev = seen.get(project(r.getValue(), idx));
-                    if (prev != null && !prev.equals(r.getKey())) {
-                        throw duplicateIndex(t, index, idx, r.getKey(), r.getValue(), prev, rows.get(prev));
-                    }
+                    seen.put(key, c.uuid());
                 }
             }
         }
@@ -853,26 +870,39 @@ final class Execution {
     }
 
     private OvsdbError duplicateIndex(TableSchema t, List<String> index, int[] idx, UUID au, Datum[] a, UUID bu, Datum[] b) {
-        if (compareRows(a, b) < 0) {
+        if (compareRows(t, a, b) < 0) {
             return duplicateIndex(t, index, idx, bu, b, au, a);
         }
+        StringBuilder names = new StringBuilder(index.size() > 1 ? "columns " : "column ");
+        for (int k = 0; k < index.size(); k++) {
+            names.append(k == 0 ? "" : k < index.size() - 1 ? ", " : index.size() > 2 ? ", and " : " and ")
+                    .append('"').append(index.get(k)).append('"');
+        }
         StringBuilder s = new StringBuilder("Transaction causes multiple rows in \"" + t.name()
-                + "\" table to have identical values (" + values(a, idx) + ") for index on " + String.join(", ", index)
-                + ".  ");
+                + "\" table to have identical values (" + values(a, idx) + ") for index on " + names + ".  ");
         describe(s, t, idx, au, a, "First");
         s.append("  ");
         describe(s, t, idx, bu, b, "Second");
         return OvsdbError.constraint(s.toString());
     }
 
-    private static int compareRows(Datum[] a, Datum[] b) {
-        for (int i = 2; i < a.length; i++) {
+    /** ovsdb-server orders the two rows by their columns sorted by name, leaving out uuid columns. */
+    private static int compareRows(TableSchema t, Datum[] a, Datum[] b) {
+        List<Integer> cols = new ArrayList<>();
+        for (int i = 2; i < t.columns().size(); i++) {
+            ColumnType type = t.columns().get(i).type();
+            if (type.key().type() != AtomicType.UUID && type.value().map(v -> v.type() != AtomicType.UUID).orElse(true)) {
+                cols.add(i);
+            }
+        }
+        cols.sort((x, y) -> t.columns().get(x).name().compareTo(t.columns().get(y).name()));
+        for (int i : cols) {
             int c = compareDatum(a[i], b[i]);
             if (c != 0) {
                 return c;
             }
         }
-        return compareDatum(a[0], b[0]);
+        return 0;
     }
 
     private void describe(StringBuilder s, TableSchema t, int[] idx, UUID u, Datum[] row, String title) {

@@ -193,7 +193,9 @@ final class Monitor {
             String name = tm.table.columns().get(i).name();
             if (type == MODIFY) {
                 if (changed.contains(i)) {
-                    diff.set(name, old[i].diff(neu[i]).toJson());
+                    // ovsdb_datum_diff(): a column of at most one value carries its new value.
+                    Datum d = tm.table.columns().get(i).type().max() <= 1 ? neu[i] : old[i].diff(neu[i]);
+                    diff.set(name, d.toJson());
                 }
             } else if (!neu[i].equals(Datum.defaultOf(tm.table.columns().get(i).type()))) {
                 diff.set(name, neu[i].toJson());

@@ -79,7 +79,15 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
         }
     }
 
-    void send(RpcMessage msg) {
+    /** An error reply as ovsdb-server writes it: "error" and "id", no "result" member. */
+    void error(JsonNode id, JsonNode error) {
+        ObjectNode msg = Json.object();
+        msg.set("error", error);
+        msg.set("id", id);
+        send(msg);
+    }
+
+    void send(Object msg) {
         long delay = state.delayMillis();
         if (delay > 0) {
             channel.eventLoop().schedule(() -> channel.writeAndFlush(msg), delay, TimeUnit.MILLISECONDS);
@@ -94,10 +102,6 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
 
     void reply(JsonNode id, JsonNode result) {
         send(RpcResponse.success(id, result));
-    }
-
-    void error(JsonNode id, JsonNode error) {
-        send(RpcResponse.failure(id, error));
     }
 
     @Override
