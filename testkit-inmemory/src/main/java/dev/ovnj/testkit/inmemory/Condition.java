@@ -110,6 +110,7 @@ final class Condition {
         return null;
     }
 
+    /** Whether every clause holds for the row; an empty condition matches every row. */
     boolean matches(Datum[] row) {
         for (Clause c : clauses) {
             if (!eval(c, row)) {
@@ -117,11 +118,6 @@ final class Condition {
             }
         }
         return true;
-    }
-
-    /** monitor_cond semantics: an empty condition matches every row. */
-    boolean matchesAny(Datum[] row) {
-        return matches(row);
     }
 
     private static boolean eval(Clause c, Datum[] row) {

@@ -124,10 +124,7 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
                 case "monitor_cond_since" -> monitor(req, 3);
                 case "monitor_cond_change" -> conditionChange(req);
                 case "monitor_cancel" -> cancel(req);
-                case "get_schema" -> {
-                    Database db = lookup(req).orElseThrow();
-                    reply(id, db.schemaJson());
-                }
+                case "get_schema" -> lookup(req).ifPresent(db -> reply(id, db.schemaJson()));
                 case "list_dbs" -> {
                     ArrayNode names = Json.array();
                     state.databases().keySet().forEach(names::add);
@@ -146,8 +143,6 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
             }
         } catch (OvsdbError e) {
             error(id, e.toJson());
-        } catch (java.util.NoSuchElementException alreadyAnswered) {
-            LOG.trace("request {} answered with an error", req.method());
         }
     }
 
