@@ -605,6 +605,18 @@ final class Execution {
         if (work.isEmpty()) {
             return List.of();
         }
+        // Rows the operations changed. ovsdb-server gives them a new _version even when removing
+        // weak references later puts their columns back as they were.
+        Set<String> touched = new HashSet<>();
+        for (Map.Entry<String, LinkedHashMap<UUID, Datum[]>> e : work.entrySet()) {
+            Map<UUID, Datum[]> old = db.rows(e.getKey());
+            e.getValue().forEach((u, r) -> {
+                Datum[] before = old.get(u);
+                if (before != null && before != r && !Arrays.equals(before, 2, before.length, r, 2, r.length)) {
+                    touched.add(e.getKey() + "/" + u);
+                }
+            });
+        }
         // Referential integrity of strong references written by this transaction.
         for (Map.Entry<String, LinkedHashMap<UUID, Datum[]>> e : work.entrySet()) {
             TableSchema t = db.schema().table(e.getKey());
@@ -641,7 +653,7 @@ final class Execution {
             }
         }
         removeWeakRefs();
-        List<Database.Change> changes = changes();
+        List<Database.Change> changes = changes(touched);
         checkIndexes(changes);
         // A modified row gets a new _version.
         for (int i = 0; i < changes.size(); i++) {
@@ -800,7 +812,7 @@ final class Execution {
                 && !read(base.refTable().orElseThrow()).containsKey((UUID) atom);
     }
 
-    private List<Database.Change> changes() {
+    private List<Database.Change> changes(Set<String> touched) {
         List<Database.Change> changes = new ArrayList<>();
         for (Map.Entry<String, LinkedHashMap<UUID, Datum[]>> e : work.entrySet()) {
             Map<UUID, Datum[]> old = db.rows(e.getKey());
@@ -813,7 +825,8 @@ final class Execution {
                 Datum[] before = old.get(n.getKey());
                 if (before == null) {
                     changes.add(new Database.Change(e.getKey(), n.getKey(), null, n.getValue()));
-                } else if (before != n.getValue() && !Arrays.equals(before, 2, before.length, n.getValue(), 2, before.length)) {
+                } else if (before != n.getValue() && (touched.contains(e.getKey() + "/" + n.getKey())
+                        || !Arrays.equals(before, 2, before.length, n.getValue(), 2, before.length))) {
                     changes.add(new Database.Change(e.getKey(), n.getKey(), before, n.getValue()));
                 } else if (before != n.getValue()) {
                     e.getValue().put(n.getKey(), before);

@@ -40,8 +40,15 @@ class DifferentialIT {
             try (OvsdbServer process = OvsdbServer.start();
                     InMemoryOvsdbServer memory = InMemoryOvsdbServer.builder().history(false).start();
                     RawClient real = new RawClient(process.port());
-                    RawClient fake = new RawClient(memory.port())) {
+                    RawClient fake = new RawClient(memory.port());
+                    RawClient realObserver = new RawClient(process.port());
+                    RawClient fakeObserver = new RawClient(memory.port())) {
                 TransactionGenerator gen = new TransactionGenerator(seed);
+                // A second connection watches every table through monitor_cond; after each step an
+                // echo on it collects what the server sent it meanwhile.
+                ArrayNode watchAll = N.arrayNode().add("OVN_Northbound").add("all").add(everyTable());
+                compare(realObserver.call("monitor_cond", watchAll.deepCopy()),
+                        fakeObserver.call("monitor_cond", watchAll.deepCopy()), gen, "observer monitor_cond", seed, -1, differences);
                 List<Step> steps = new ArrayList<>();
                 steps.add(new Step("lock", N.arrayNode().add("held")));
                 steps.addAll(monitors());
@@ -69,12 +76,11 @@ class DifferentialIT {
                         monitorCalls++;
                     }
                     notifications += a.notifications().size();
-                    String want = unknownUuids(canonical(a), gen);
-                    String got = unknownUuids(canonical(b), gen);
-                    if (!want.equals(got)) {
-                        differences.add("seed " + seed + " step " + i + " " + s.method + " " + s.params + "\n  ovsdb-server: "
-                                + want + "\n  in-memory:    " + got);
-                    }
+                    compare(a, b, gen, s.method + " " + s.params, seed, i, differences);
+                    RawClient.Exchange ra = realObserver.call("echo", N.arrayNode());
+                    RawClient.Exchange fa = fakeObserver.call("echo", N.arrayNode());
+                    notifications += ra.notifications().size();
+                    compare(ra, fa, gen, "observer after " + s.method, seed, i, differences);
                 }
             }
         }
@@ -116,6 +122,24 @@ class DifferentialIT {
         }
         m.appendTail(sb);
         return sb.toString();
+    }
+
+    private static void compare(RawClient.Exchange a, RawClient.Exchange b, TransactionGenerator gen, String what,
+            long seed, int step, List<String> differences) {
+        String want = unknownUuids(canonical(a), gen);
+        String got = unknownUuids(canonical(b), gen);
+        if (!want.equals(got)) {
+            differences.add("seed " + seed + " step " + step + " " + what + "\n  ovsdb-server: " + want
+                    + "\n  in-memory:    " + got);
+        }
+    }
+
+    private static ObjectNode everyTable() {
+        ObjectNode r = N.objectNode();
+        for (String t : List.of("Load_Balancer", "Logical_Switch", "Logical_Switch_Port", "ACL", "Address_Set", "NB_Global")) {
+            r.set(t, N.arrayNode().add(N.objectNode()));
+        }
+        return r;
     }
 
     private record Step(String method, ArrayNode params) {
