@@ -18,6 +18,7 @@ import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -73,6 +74,7 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
     private volatile int port;
     private final List<Channel> listeners = new ArrayList<>();
     private volatile boolean paused;
+    private final Duration inactivityProbe;
 
     private InMemoryOvsdbServer(Builder b, List<Database> dbs, Database serverDb) {
         this.epoll = Epoll.isAvailable();
@@ -81,6 +83,7 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
         this.host = b.host;
         this.port = b.port;
         this.unixSocket = b.unixSocket;
+        this.inactivityProbe = b.inactivityProbe;
         this.databaseNames = dbs.stream().map(Database::name).toList();
         if (unixSocket != null && !epoll) {
             group.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
@@ -200,6 +203,7 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
     /** Stops answering: connections stay open but nothing is read, as with a SIGSTOPped server. */
     public void pause() {
         paused = true;
+        state.paused(true);
         call(() -> {
             state.sessions().forEach(Session::pauseReading);
             synchronized (listeners) {
@@ -212,6 +216,7 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
     /** Answers again after {@link #pause()}. */
     public void resume() {
         paused = false;
+        state.paused(false);
         call(() -> {
             state.sessions().forEach(Session::resumeReading);
             synchronized (listeners) {
@@ -232,6 +237,7 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
         }
         dropConnections();
         paused = false;
+        state.paused(false);
     }
 
     /** Listens again on the same port (and unix socket) with the same data, after {@link #stop()}. */
@@ -282,6 +288,9 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
                 if (paused) {
                     ch.config().setAutoRead(false);
                 }
+                if (!inactivityProbe.isZero()) {
+                    ch.pipeline().addLast(new IdleStateHandler(inactivityProbe.toMillis(), 0, 0, TimeUnit.MILLISECONDS));
+                }
                 ch.pipeline().addLast(new JsonFrameDecoder(FrameLimits.defaults()), new JsonFrameEncoder(), new RpcCodec(),
                         new Session(state));
             }
@@ -318,6 +327,7 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
         private Path unixSocket;
         private boolean history = true;
         private int historyLimit = 1000;
+        private Duration inactivityProbe = Duration.ofSeconds(5);
 
         private Builder() {
         }
@@ -387,6 +397,19 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
          */
         public Builder history(boolean enabled) {
             this.history = enabled;
+            return this;
+        }
+
+        /**
+         * How long a connection may stay silent before the server sends it an echo request; as
+         * long again without an answer and the server closes it. ovsdb-server's default, 5 s;
+         * zero turns probing off.
+         *
+         * @param interval the idle interval
+         * @return this builder
+         */
+        public Builder inactivityProbe(Duration interval) {
+            this.inactivityProbe = interval;
             return this;
         }
 

@@ -51,6 +51,7 @@ final class ServerState {
     private volatile boolean readOnly;
     private volatile boolean follower;
     private volatile long delayMillis;
+    private volatile boolean paused;
 
     ServerState(EventLoop loop, List<Database> dbs, Database serverDb, boolean history) {
         this.loop = loop;
@@ -91,6 +92,14 @@ final class ServerState {
 
     void delayMillis(long ms) {
         delayMillis = ms;
+    }
+
+    boolean paused() {
+        return paused;
+    }
+
+    void paused(boolean value) {
+        paused = value;
     }
 
     void readOnly(boolean value) {

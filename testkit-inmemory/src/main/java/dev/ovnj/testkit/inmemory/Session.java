@@ -12,6 +12,7 @@ import dev.ovnj.testkit.inmemory.OpParser.Kind;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.timeout.IdleStateEvent;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -36,6 +37,7 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
     private Channel channel;
     final Map<JsonNode, Monitor> monitors = new HashMap<>();
     final Set<String> lockRequests = new HashSet<>();
+    private boolean probing;
 
     Session(ServerState state) {
         super(RpcMessage.class);
@@ -104,8 +106,29 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
         send(RpcResponse.success(id, result));
     }
 
+    /**
+     * ovsdb-server's inactivity probe: after an idle interval it sends an echo request, and after
+     * another one without hearing anything it drops the connection. Not while paused, as a
+     * stopped process sends nothing.
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (!(evt instanceof IdleStateEvent) || state.paused()) {
+            ctx.fireUserEventTriggered(evt);
+            return;
+        }
+        if (probing) {
+            LOG.debug("closing connection {}: no answer to the inactivity probe", ctx.channel().remoteAddress());
+            ctx.close();
+        } else {
+            probing = true;
+            send(new RpcRequest(Json.NODES.textNode("echo"), "echo", Json.array()));
+        }
+    }
+
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, RpcMessage msg) {
+        probing = false;
         if (msg instanceof RpcRequest req) {
             handle(req);
         } else if (msg instanceof RpcNotification n && "echo".equals(n.method())) {

@@ -170,6 +170,23 @@ class InMemoryOvsdbServerTest {
     }
 
     @Test
+    void silentClientsAreProbedWithEchoThenDropped() throws Exception {
+        try (InMemoryOvsdbServer server = InMemoryOvsdbServer.builder().inactivityProbe(Duration.ofMillis(300)).start();
+                java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(10_000);
+            java.io.InputStream in = socket.getInputStream();
+            StringBuilder received = new StringBuilder();
+            int c;
+            while ((c = in.read()) >= 0) {
+                received.append((char) c);
+            }
+            // The read ended: the server closed the connection after its unanswered probe.
+            assertThat(RawClient.JSON.readTree(received.toString()))
+                    .isEqualTo(RawClient.JSON.readTree("{\"id\":\"echo\",\"method\":\"echo\",\"params\":[]}"));
+        }
+    }
+
+    @Test
     void stopKeepsDataForRestartOnTheSamePort() {
         try (InMemoryOvsdbServer server = InMemoryOvsdbServer.start()) {
             int port = server.port();
