@@ -42,6 +42,12 @@ final class Database {
         this.schemaJson = schemaJson;
         this.historyLimit = historyLimit;
         schema.tables().keySet().forEach(t -> tables.put(t, new LinkedHashMap<>()));
+        if (historyLimit > 0) {
+            // Like a clustered database, an empty one already has a transaction id, so a client
+            // that synced it before anything was written can still resume.
+            lastTxnId = UUID.randomUUID();
+            history.add(new Commit(lastTxnId, List.of()));
+        }
     }
 
     String name() {
