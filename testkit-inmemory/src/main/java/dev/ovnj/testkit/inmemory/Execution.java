@@ -617,34 +617,47 @@ final class Execution {
                 }
             });
         }
-        // Referential integrity of strong references written by this transaction.
+        // Referential integrity of strong references written by this transaction. Noting on the
+        // way what kinds of reference changed lets a transaction that touched none skip the
+        // whole-database passes below.
+        boolean strongChanged = false;
+        boolean weakChanged = false;
+        boolean rowsGone = false;
         for (Map.Entry<String, LinkedHashMap<UUID, Datum[]>> e : work.entrySet()) {
             TableSchema t = db.schema().table(e.getKey());
             Map<UUID, Datum[]> old = db.rows(e.getKey());
+            rowsGone |= !e.getValue().keySet().containsAll(old.keySet());
+            boolean root = db.schema().isRootTable(t.name());
             for (Map.Entry<UUID, Datum[]> r : e.getValue().entrySet()) {
                 Datum[] before = old.get(r.getKey());
                 if (before == r.getValue()) {
                     continue;
                 }
+                strongChanged |= before == null && !root;
                 for (int i = 2; i < t.columns().size(); i++) {
                     if (before != null && before[i].equals(r.getValue()[i])) {
                         continue;
                     }
+                    ColumnType type = t.columns().get(i).type();
+                    strongChanged |= hasRef(type, RefType.STRONG);
+                    weakChanged |= hasRef(type, RefType.WEAK);
                     checkStrongRefs(t, t.columns().get(i), r.getKey(), r.getValue()[i]);
                 }
             }
         }
-        Map<UUID, Integer> refs = strongRefCounts();
-        // Deleted rows must not stay referenced.
-        for (Map.Entry<String, LinkedHashMap<UUID, Datum[]>> e : work.entrySet()) {
-            for (UUID u : db.rows(e.getKey()).keySet()) {
-                if (!e.getValue().containsKey(u) && refs.getOrDefault(u, 0) > 0) {
-                    throw new OvsdbError("referential integrity violation", "cannot delete " + e.getKey() + " row " + u
-                            + " because of " + refs.get(u) + " remaining reference(s)");
+        if (rowsGone || strongChanged) {
+            Map<UUID, Integer> refs = strongRefCounts();
+            // Deleted rows must not stay referenced.
+            for (Map.Entry<String, LinkedHashMap<UUID, Datum[]>> e : work.entrySet()) {
+                for (UUID u : db.rows(e.getKey()).keySet()) {
+                    if (!e.getValue().containsKey(u) && refs.getOrDefault(u, 0) > 0) {
+                        throw new OvsdbError("referential integrity violation", "cannot delete " + e.getKey() + " row " + u
+                                + " because of " + refs.get(u) + " remaining reference(s)");
+                    }
                 }
             }
+            rowsGone |= collectGarbage(refs);
         }
-        collectGarbage(refs);
         for (Map.Entry<String, LinkedHashMap<UUID, Datum[]>> e : work.entrySet()) {
             TableSchema t = db.schema().table(e.getKey());
             if (t.maxRows().isPresent() && e.getValue().size() > t.maxRows().getAsLong()) {
@@ -652,7 +665,9 @@ final class Execution {
                         + " rows, greater than the schema-defined limit of " + t.maxRows().getAsLong() + " row(s)");
             }
         }
-        removeWeakRefs();
+        if (rowsGone || weakChanged) {
+            removeWeakRefs();
+        }
         List<Database.Change> changes = changes(touched);
         checkIndexes(changes);
         // A modified row gets a new _version.
@@ -721,8 +736,15 @@ final class Execution {
         return refs;
     }
 
-    private void collectGarbage(Map<UUID, Integer> initialRefs) {
+    private static boolean hasRef(ColumnType type, RefType kind) {
+        return (type.key().isReference() && type.key().refType() == kind)
+                || type.value().map(v -> v.isReference() && v.refType() == kind).orElse(false);
+    }
+
+    /** Deletes unreferenced rows of non-root tables, repeatedly; true if any went. */
+    private boolean collectGarbage(Map<UUID, Integer> initialRefs) {
         Map<UUID, Integer> refs = initialRefs;
+        boolean any = false;
         boolean removed = true;
         while (removed) {
             removed = false;
@@ -744,9 +766,11 @@ final class Execution {
                 }
             }
             if (removed) {
+                any = true;
                 refs = strongRefCounts();
             }
         }
+        return any;
     }
 
     private void removeWeakRefs() throws OvsdbError {
