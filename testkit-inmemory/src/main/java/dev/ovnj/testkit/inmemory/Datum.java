@@ -307,11 +307,9 @@ final class Datum {
         return new Datum(d, map);
     }
 
-    /** A copy with another entry set, keeping the kind (set or map). */
-    Datum with(NavigableMap<Object, Object> newEntries) {
-        TreeMap<Object, Object> m = new TreeMap<>(ATOM_ORDER);
-        m.putAll(newEntries);
-        return new Datum(m, map);
+    /** A datum of the same kind (set or map) over these entries, which the caller hands over. */
+    Datum with(TreeMap<Object, Object> newEntries) {
+        return new Datum(newEntries, map);
     }
 
     static int compareAtoms(Object a, Object b) {

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -55,6 +56,9 @@ final class Execution {
     private final Set<String> created = new HashSet<>();
     private final Map<String, Set<UUID>> deletedHere = new HashMap<>();
     private long timeoutMs = Long.MAX_VALUE;
+    /** Rows written or removed, per table, in the order first touched (ovsdb-server's txn rows). */
+    private final Map<String, LinkedHashSet<UUID>> dirty = new LinkedHashMap<>();
+    private boolean removedAny;
 
     Execution(Database db, Predicate<String> ownsLock, boolean readOnly, long elapsedMs) {
         this.db = db;
@@ -162,6 +166,17 @@ final class Execution {
         return w != null ? w : db.rows(table);
     }
 
+    private void put(String table, UUID uuid, Datum[] row) {
+        write(table).put(uuid, row);
+        dirty.computeIfAbsent(table, k -> new LinkedHashSet<>()).add(uuid);
+    }
+
+    private void remove(String table, UUID uuid) {
+        write(table).remove(uuid);
+        dirty.computeIfAbsent(table, k -> new LinkedHashSet<>()).add(uuid);
+        removedAny = true;
+    }
+
     private LinkedHashMap<UUID, Datum[]> write(String table) {
         return work.computeIfAbsent(table, t -> new LinkedHashMap<>(db.rows(t)));
     }
@@ -237,7 +252,7 @@ final class Execution {
                 row[i] = v;
             }
         });
-        write(t.name()).put(uuid, row);
+        put(t.name(), uuid, row);
         result.set("uuid", Datum.atom(uuid).toJson());
     }
 
@@ -348,11 +363,11 @@ final class Execution {
         }
         Condition c = Condition.parse(t, where, this::symbol);
         List<UUID> matches = query(t, c);
-        LinkedHashMap<UUID, Datum[]> rows = matches.isEmpty() ? null : write(t.name());
+        Map<UUID, Datum[]> rows = read(t.name());
         for (UUID u : matches) {
             Datum[] r = rows.get(u).clone();
             values.forEach((i, v) -> r[i] = v);
-            rows.put(u, r);
+            put(t.name(), u, r);
         }
         result.put("count", matches.size());
     }
@@ -364,10 +379,9 @@ final class Execution {
         Condition c = Condition.parse(t, where, this::symbol);
         List<UUID> matches = query(t, c);
         if (!matches.isEmpty()) {
-            LinkedHashMap<UUID, Datum[]> rows = write(t.name());
             Set<UUID> gone = deletedHere.computeIfAbsent(t.name(), k -> new HashSet<>());
             for (UUID u : matches) {
-                rows.remove(u);
+                remove(t.name(), u);
                 gone.add(u);
             }
         }
@@ -389,13 +403,13 @@ final class Execution {
         Condition c = Condition.parse(t, where, this::symbol);
         List<UUID> matches = query(t, c);
         if (!mutations.isEmpty() && !matches.isEmpty()) {
-            LinkedHashMap<UUID, Datum[]> rows = write(t.name());
+            Map<UUID, Datum[]> rows = read(t.name());
             for (UUID u : matches) {
                 Datum[] r = rows.get(u).clone();
                 for (Mutation m : mutations) {
                     r[m.column] = apply(t.columns().get(m.column), r[m.column], m);
                 }
-                rows.put(u, r);
+                put(t.name(), u, r);
             }
         }
         result.put("count", matches.size());
@@ -608,40 +622,43 @@ final class Execution {
         // Rows the operations changed. ovsdb-server gives them a new _version even when removing
         // weak references later puts their columns back as they were.
         Set<String> touched = new HashSet<>();
-        for (Map.Entry<String, LinkedHashMap<UUID, Datum[]>> e : work.entrySet()) {
-            Map<UUID, Datum[]> old = db.rows(e.getKey());
-            e.getValue().forEach((u, r) -> {
+        dirty.forEach((table, uuids) -> {
+            Map<UUID, Datum[]> old = db.rows(table);
+            Map<UUID, Datum[]> now = work.get(table);
+            for (UUID u : uuids) {
                 Datum[] before = old.get(u);
-                if (before != null && before != r && !Arrays.equals(before, 2, before.length, r, 2, r.length)) {
-                    touched.add(e.getKey() + "/" + u);
+                Datum[] r = now.get(u);
+                if (before != null && r != null && before != r && !Arrays.equals(before, 2, before.length, r, 2, r.length)) {
+                    touched.add(table + "/" + u);
                 }
-            });
-        }
+            }
+        });
         // Referential integrity of strong references written by this transaction. Noting on the
         // way what kinds of reference changed lets a transaction that touched none skip the
         // whole-database passes below.
         boolean strongChanged = false;
         boolean weakChanged = false;
-        boolean rowsGone = false;
-        for (Map.Entry<String, LinkedHashMap<UUID, Datum[]>> e : work.entrySet()) {
+        boolean rowsGone = removedAny;
+        for (Map.Entry<String, LinkedHashSet<UUID>> e : dirty.entrySet()) {
             TableSchema t = db.schema().table(e.getKey());
             Map<UUID, Datum[]> old = db.rows(e.getKey());
-            rowsGone |= !e.getValue().keySet().containsAll(old.keySet());
+            Map<UUID, Datum[]> now = work.get(e.getKey());
             boolean root = db.schema().isRootTable(t.name());
-            for (Map.Entry<UUID, Datum[]> r : e.getValue().entrySet()) {
-                Datum[] before = old.get(r.getKey());
-                if (before == r.getValue()) {
+            for (UUID u : e.getValue()) {
+                Datum[] before = old.get(u);
+                Datum[] r = now.get(u);
+                if (r == null || before == r) {
                     continue;
                 }
                 strongChanged |= before == null && !root;
                 for (int i = 2; i < t.columns().size(); i++) {
-                    if (before != null && before[i].equals(r.getValue()[i])) {
+                    if (before != null ? before[i].equals(r[i]) : r[i].size() == 0) {
                         continue;
                     }
                     ColumnType type = t.columns().get(i).type();
                     strongChanged |= hasRef(type, RefType.STRONG);
                     weakChanged |= hasRef(type, RefType.WEAK);
-                    checkStrongRefs(t, t.columns().get(i), r.getKey(), r.getValue()[i]);
+                    checkStrongRefs(t, t.columns().get(i), u, r[i]);
                 }
             }
         }
@@ -666,7 +683,7 @@ final class Execution {
             }
         }
         if (rowsGone || weakChanged) {
-            removeWeakRefs();
+            removeWeakRefs(!rowsGone);
         }
         List<Database.Change> changes = changes(touched);
         checkIndexes(changes);
@@ -760,8 +777,7 @@ final class Execution {
                     }
                 }
                 if (!orphans.isEmpty()) {
-                    LinkedHashMap<UUID, Datum[]> w = write(t.name());
-                    orphans.forEach(w::remove);
+                    orphans.forEach(u -> remove(t.name(), u));
                     removed = true;
                 }
             }
@@ -773,8 +789,15 @@ final class Execution {
         return any;
     }
 
-    private void removeWeakRefs() throws OvsdbError {
+    /**
+     * Drops weak references to rows that do not exist. When no row went away, only rows this
+     * transaction wrote can hold such a reference, so only they are looked at.
+     */
+    private void removeWeakRefs(boolean onlyWritten) throws OvsdbError {
         for (TableSchema t : db.schema().tables().values()) {
+            if (onlyWritten && !dirty.containsKey(t.name())) {
+                continue;
+            }
             List<Integer> weakCols = new ArrayList<>();
             for (int i = 2; i < t.columns().size(); i++) {
                 ColumnType type = t.columns().get(i).type();
@@ -789,21 +812,31 @@ final class Execution {
             }
             Map<UUID, Datum[]> rows = read(t.name());
             Map<UUID, Datum[]> fixed = new LinkedHashMap<>();
-            for (Map.Entry<UUID, Datum[]> e : rows.entrySet()) {
-                Datum[] r = e.getValue();
+            Iterable<UUID> candidates = onlyWritten ? List.copyOf(dirty.get(t.name())) : List.copyOf(rows.keySet());
+            for (UUID uuid : candidates) {
+                Datum[] r = rows.get(uuid);
+                if (r == null) {
+                    continue;
+                }
+                Map.Entry<UUID, Datum[]> e = Map.entry(uuid, r);
                 Datum[] copy = null;
                 for (int i : weakCols) {
                     ColumnSchema col = t.columns().get(i);
                     ColumnType type = col.type();
-                    TreeMap<Object, Object> keep = new TreeMap<>(Datum.ATOM_ORDER);
                     int dropped = 0;
                     for (Map.Entry<Object, Object> en : r[i].entries().entrySet()) {
-                        boolean dead = weakDead(type.key(), en.getKey())
-                                || (type.value().isPresent() && weakDead(type.value().get(), en.getValue()));
-                        if (dead) {
+                        if (weakDead(type.key(), en.getKey())
+                                || (type.value().isPresent() && weakDead(type.value().get(), en.getValue()))) {
                             dropped++;
-                        } else {
-                            keep.put(en.getKey(), en.getValue());
+                        }
+                    }
+                    TreeMap<Object, Object> keep = new TreeMap<>(Datum.ATOM_ORDER);
+                    if (dropped > 0) {
+                        for (Map.Entry<Object, Object> en : r[i].entries().entrySet()) {
+                            if (!weakDead(type.key(), en.getKey())
+                                    && !(type.value().isPresent() && weakDead(type.value().get(), en.getValue()))) {
+                                keep.put(en.getKey(), en.getValue());
+                            }
                         }
                     }
                     if (dropped > 0) {
@@ -826,7 +859,7 @@ final class Execution {
                 }
             }
             if (!fixed.isEmpty()) {
-                write(t.name()).putAll(fixed);
+                fixed.forEach((u, r) -> put(t.name(), u, r));
             }
         }
     }
@@ -838,25 +871,25 @@ final class Execution {
 
     private List<Database.Change> changes(Set<String> touched) {
         List<Database.Change> changes = new ArrayList<>();
-        for (Map.Entry<String, LinkedHashMap<UUID, Datum[]>> e : work.entrySet()) {
-            Map<UUID, Datum[]> old = db.rows(e.getKey());
-            for (Map.Entry<UUID, Datum[]> o : old.entrySet()) {
-                if (!e.getValue().containsKey(o.getKey())) {
-                    changes.add(new Database.Change(e.getKey(), o.getKey(), o.getValue(), null));
+        dirty.forEach((table, uuids) -> {
+            Map<UUID, Datum[]> old = db.rows(table);
+            LinkedHashMap<UUID, Datum[]> now = work.get(table);
+            for (UUID u : uuids) {
+                Datum[] before = old.get(u);
+                Datum[] after = now.get(u);
+                if (before == null && after == null) {
+                    continue;
+                }
+                if (after == null || before == null) {
+                    changes.add(new Database.Change(table, u, before, after));
+                } else if (before != after && (touched.contains(table + "/" + u)
+                        || !Arrays.equals(before, 2, before.length, after, 2, before.length))) {
+                    changes.add(new Database.Change(table, u, before, after));
+                } else if (before != after) {
+                    now.put(u, before);
                 }
             }
-            for (Map.Entry<UUID, Datum[]> n : e.getValue().entrySet()) {
-                Datum[] before = old.get(n.getKey());
-                if (before == null) {
-                    changes.add(new Database.Change(e.getKey(), n.getKey(), null, n.getValue()));
-                } else if (before != n.getValue() && (touched.contains(e.getKey() + "/" + n.getKey())
-                        || !Arrays.equals(before, 2, before.length, n.getValue(), 2, before.length))) {
-                    changes.add(new Database.Change(e.getKey(), n.getKey(), before, n.getValue()));
-                } else if (before != n.getValue()) {
-                    e.getValue().put(n.getKey(), before);
-                }
-            }
-        }
+        });
         return changes;
     }
 
