@@ -205,13 +205,12 @@ final class Execution {
             throw OvsdbError.syntax(json, "row must be JSON object");
         }
         Map<Integer, Datum> values = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext();) {
-            Map.Entry<String, JsonNode> e = it.next();
-            if (t.findColumn(e.getKey()).isEmpty()) {
-                throw new OvsdbError("unknown column", "No column " + e.getKey() + " in table " + t.name() + ".", json);
+        for (String column : OvsMemberOrder.of(json)) {
+            if (t.findColumn(column).isEmpty()) {
+                throw new OvsdbError("unknown column", "No column " + column + " in table " + t.name() + ".", json);
             }
-            int idx = t.columnIndex(e.getKey());
-            values.put(idx, Datum.fromJson(t.columns().get(idx).type(), e.getValue(), this::symbol));
+            int idx = t.columnIndex(column);
+            values.put(idx, Datum.fromJson(t.columns().get(idx).type(), json.get(column), this::symbol));
         }
         return values;
     }
@@ -644,7 +643,7 @@ final class Execution {
             Map<UUID, Datum[]> old = db.rows(e.getKey());
             Map<UUID, Datum[]> now = work.get(e.getKey());
             boolean root = db.schema().isRootTable(t.name());
-            for (UUID u : e.getValue()) {
+            for (UUID u : OvsMemberOrder.rows(e.getValue())) {
                 Datum[] before = old.get(u);
                 Datum[] r = now.get(u);
                 if (r == null || before == r) {
@@ -665,9 +664,10 @@ final class Execution {
         if (rowsGone || strongChanged) {
             Map<UUID, Integer> refs = strongRefCounts();
             // Deleted rows must not stay referenced.
-            for (Map.Entry<String, LinkedHashMap<UUID, Datum[]>> e : work.entrySet()) {
-                for (UUID u : db.rows(e.getKey()).keySet()) {
-                    if (!e.getValue().containsKey(u) && refs.getOrDefault(u, 0) > 0) {
+            for (Map.Entry<String, LinkedHashSet<UUID>> e : dirty.entrySet()) {
+                Map<UUID, Datum[]> now = work.get(e.getKey());
+                for (UUID u : OvsMemberOrder.rows(e.getValue())) {
+                    if (db.rows(e.getKey()).containsKey(u) && !now.containsKey(u) && refs.getOrDefault(u, 0) > 0) {
                         throw new OvsdbError("referential integrity violation", "cannot delete " + e.getKey() + " row " + u
                                 + " because of " + refs.get(u) + " remaining reference(s)");
                     }
@@ -812,7 +812,7 @@ final class Execution {
             }
             Map<UUID, Datum[]> rows = read(t.name());
             Map<UUID, Datum[]> fixed = new LinkedHashMap<>();
-            Iterable<UUID> candidates = onlyWritten ? List.copyOf(dirty.get(t.name())) : List.copyOf(rows.keySet());
+            Iterable<UUID> candidates = onlyWritten ? OvsMemberOrder.rows(dirty.get(t.name())) : List.copyOf(rows.keySet());
             for (UUID uuid : candidates) {
                 Datum[] r = rows.get(uuid);
                 if (r == null) {
@@ -874,7 +874,7 @@ final class Execution {
         dirty.forEach((table, uuids) -> {
             Map<UUID, Datum[]> old = db.rows(table);
             LinkedHashMap<UUID, Datum[]> now = work.get(table);
-            for (UUID u : uuids) {
+            for (UUID u : OvsMemberOrder.rows(uuids)) {
                 Datum[] before = old.get(u);
                 Datum[] after = now.get(u);
                 if (before == null && after == null) {

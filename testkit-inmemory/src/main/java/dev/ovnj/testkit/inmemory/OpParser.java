@@ -3,7 +3,6 @@ package dev.ovnj.testkit.inmemory;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 
@@ -74,8 +73,7 @@ final class OpParser {
     OvsdbError finish() {
         if (error == null && json.isObject()) {
             List<String> extra = new ArrayList<>();
-            for (Iterator<String> it = json.fieldNames(); it.hasNext();) {
-                String n = it.next();
+            for (String n : OvsMemberOrder.of(json)) {
                 if (!used.contains(n)) {
                     extra.add(n);
                 }
