@@ -48,10 +48,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It listens on TCP (127.0.0.1 and a free port unless told otherwise) and, on Linux, on a
  * unix socket. All state lives on one Netty event-loop thread, so requests are served in
- * arrival order and none blocks another. Fault hooks: {@link #dropConnections()},
- * {@link #delay(Duration)}, {@link #readOnly(boolean)} (writes then fail with ovsdb-server's
- * "not allowed" error), {@link #follower(boolean)} (the {@code _Server} rows say clustered,
- * not leader), {@link #pause()}/{@link #resume()}, {@link #stop()}/{@link #restart()}.
+ * arrival order and none blocks another. Fault hooks: {@link #dropConnections()} and
+ * {@link #delay(Duration)} (or the same for one client through {@link #connections()}),
+ * {@link #readOnly(boolean)} (writes then fail with ovsdb-server's "not allowed" error),
+ * {@link #follower(boolean)} (the {@code _Server} rows say clustered, not leader),
+ * {@link #pause()}/{@link #resume()}, {@link #stop()}/{@link #restart()}.
  *
  * <pre>{@code
  * try (InMemoryOvsdbServer server = InMemoryOvsdbServer.start()) {
@@ -154,6 +155,15 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
         synchronized (listeners) {
             return !listeners.isEmpty();
         }
+    }
+
+    /**
+     * The client connections open now, for faults aimed at one client.
+     *
+     * @return a snapshot of the connections, in the order they were opened
+     */
+    public List<ClientConnection> connections() {
+        return call(() -> state.sessions().stream().map(Session::handle).toList());
     }
 
     /** Closes every client connection now, as a crashed or restarted server would; data stays. */

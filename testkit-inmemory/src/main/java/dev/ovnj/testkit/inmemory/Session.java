@@ -38,6 +38,8 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
     final Map<JsonNode, Monitor> monitors = new HashMap<>();
     final Set<String> lockRequests = new HashSet<>();
     private boolean probing;
+    /** This connection's own delay, or -1 to follow the server-wide one. */
+    private volatile long delayMillis = -1;
 
     Session(ServerState state) {
         super(RpcMessage.class);
@@ -89,8 +91,17 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
         send(msg);
     }
 
+    void delayMillis(long ms) {
+        delayMillis = ms;
+    }
+
+    ClientConnection handle() {
+        return new ClientConnection(this, channel.remoteAddress());
+    }
+
     void send(Object msg) {
-        long delay = state.delayMillis();
+        long own = delayMillis;
+        long delay = own >= 0 ? own : state.delayMillis();
         if (delay > 0) {
             channel.eventLoop().schedule(() -> channel.writeAndFlush(msg), delay, TimeUnit.MILLISECONDS);
         } else {

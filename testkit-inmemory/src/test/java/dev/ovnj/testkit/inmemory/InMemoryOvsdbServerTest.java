@@ -187,6 +187,28 @@ class InMemoryOvsdbServerTest {
     }
 
     @Test
+    void oneConnectionCanBeDelayedOrDroppedAlone() {
+        try (InMemoryOvsdbServer server = InMemoryOvsdbServer.start(); RawClient slow = new RawClient(server.port())) {
+            slow.call("echo", params("[]"));
+            try (RawClient other = new RawClient(server.port())) {
+                other.call("echo", params("[]"));
+                assertThat(server.connections()).hasSize(2);
+                ClientConnection first = server.connections().get(0);
+                first.delay(Duration.ofMillis(400));
+                long start = System.nanoTime();
+                other.call("echo", params("[]"));
+                assertThat(System.nanoTime() - start).isLessThan(TimeUnit.MILLISECONDS.toNanos(400));
+                start = System.nanoTime();
+                slow.call("echo", params("[]"));
+                assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(400));
+                first.drop();
+                assertThatThrownBy(() -> slow.call("echo", params("[]"))).isInstanceOf(RuntimeException.class);
+                assertThat(other.call("echo", params("[2]")).reply().get("result").toString()).isEqualTo("[2]");
+            }
+        }
+    }
+
+    @Test
     void stopKeepsDataForRestartOnTheSamePort() {
         try (InMemoryOvsdbServer server = InMemoryOvsdbServer.start()) {
             int port = server.port();
