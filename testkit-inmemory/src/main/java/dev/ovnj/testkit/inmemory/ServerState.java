@@ -201,7 +201,14 @@ final class ServerState {
                 if (t.db != db || !triggers.remove(t)) {
                     continue;
                 }
-                if (run(t, false)) {
+                boolean done;
+                try {
+                    done = run(t, false);
+                } catch (RuntimeException e) {
+                    t.session.error(t.id, new OvsdbError("internal error", e.toString()).toJson());
+                    done = true;
+                }
+                if (done) {
                     if (t.timeout != null) {
                         t.timeout.cancel(false);
                     }

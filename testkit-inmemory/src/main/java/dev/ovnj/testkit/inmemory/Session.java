@@ -177,6 +177,10 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
             }
         } catch (OvsdbError e) {
             error(id, e.toJson());
+        } catch (RuntimeException e) {
+            // A request this server cannot handle must not cost the client its connection.
+            LOG.warn("in-memory server failed on {} request: {}", req.method(), e.toString());
+            error(id, new OvsdbError("internal error", e.toString()).toJson());
         }
     }
 
