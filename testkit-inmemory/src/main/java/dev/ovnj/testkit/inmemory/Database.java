@@ -26,8 +26,8 @@ final class Database {
     record Change(String table, UUID uuid, Datum[] old, Datum[] neu) {
     }
 
-    /** A committed transaction and the changes it made. */
-    record Commit(UUID id, List<Change> changes) {
+    /** A committed transaction, the changes it made and their size in atoms. */
+    record Commit(UUID id, List<Change> changes, long atoms) {
     }
 
     private final DatabaseSchema schema;
@@ -36,6 +36,8 @@ final class Database {
     private final Deque<Commit> history = new ArrayDeque<>();
     private final int historyLimit;
     private UUID lastTxnId = ZERO;
+    private long atoms;
+    private long historyAtoms;
 
     Database(DatabaseSchema schema, JsonNode schemaJson, int historyLimit) {
         this.schema = schema;
@@ -46,7 +48,7 @@ final class Database {
             // Like a clustered database, an empty one already has a transaction id, so a client
             // that synced it before anything was written can still resume.
             lastTxnId = UUID.randomUUID();
-            history.add(new Commit(lastTxnId, List.of()));
+            history.add(new Commit(lastTxnId, List.of(), 0));
         }
     }
 
@@ -70,18 +72,43 @@ final class Database {
         return lastTxnId;
     }
 
-    /** Installs the tables an execution built and records the commit. */
+    /**
+     * Installs the tables an execution built and records the commit. The history is trimmed as
+     * a clustered ovsdb-server trims it: to at most {@code historyLimit} transactions, and while
+     * the history holds more atoms than the database (a snapshot is then cheaper), but never
+     * below one transaction.
+     */
     Commit commit(Map<String, LinkedHashMap<UUID, Datum[]>> newTables, List<Change> changes) {
         tables.putAll(newTables);
         lastTxnId = UUID.randomUUID();
-        Commit c = new Commit(lastTxnId, List.copyOf(changes));
+        long txnAtoms = 0;
+        for (Change c : changes) {
+            long before = atoms(c.old());
+            long after = atoms(c.neu());
+            txnAtoms += before + after;
+            atoms += after - before;
+        }
+        Commit c = new Commit(lastTxnId, List.copyOf(changes), txnAtoms);
         if (historyLimit > 0) {
             history.addLast(c);
-            while (history.size() > historyLimit) {
-                history.removeFirst();
+            historyAtoms += txnAtoms;
+            while (history.size() > 1 && (history.size() > historyLimit || historyAtoms > atoms)) {
+                historyAtoms -= history.removeFirst().atoms();
             }
         }
         return c;
+    }
+
+    /** ovsdb-server's count: every value of every column, map entries twice. */
+    private static long atoms(Datum[] row) {
+        if (row == null) {
+            return 0;
+        }
+        long n = 0;
+        for (Datum d : row) {
+            n += d.isMap() ? 2L * d.size() : d.size();
+        }
+        return n;
     }
 
     /** The commits after {@code txnId}, if the history still reaches back to it. */

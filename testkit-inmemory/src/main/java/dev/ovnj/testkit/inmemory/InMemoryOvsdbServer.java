@@ -336,7 +336,7 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
         private int port;
         private Path unixSocket;
         private boolean history = true;
-        private int historyLimit = 1000;
+        private int historyLimit = 100;
         private Duration inactivityProbe = Duration.ofSeconds(5);
 
         private Builder() {
@@ -399,8 +399,9 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
 
         /**
          * Whether to keep a history of transactions for {@code monitor_cond_since} (default on,
-         * like a clustered ovsdb-server). Off, the server answers as a standalone ovsdb-server
-         * does: transaction ids are all zeros and every resume starts from scratch.
+         * kept and trimmed as a clustered ovsdb-server does: at most 100 transactions, and no
+         * more atoms than the database holds). Off, the server answers as a standalone
+         * ovsdb-server does: transaction ids are all zeros and every resume starts from scratch.
          *
          * @param enabled whether to keep history
          * @return this builder
