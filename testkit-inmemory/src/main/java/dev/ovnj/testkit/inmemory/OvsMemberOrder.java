@@ -28,6 +28,11 @@ final class OvsMemberOrder {
         return replay(names, OvsMemberOrder::hash);
     }
 
+    /** Names (of databases, say) kept in an OVS shash, inserted in this order, in walk order. */
+    static List<String> names(Collection<String> inserted) {
+        return replay(inserted, OvsMemberOrder::hash);
+    }
+
     /** Row UUIDs, inserted in this order into a transaction's rows, in ovsdb-server's walk order. */
     static List<UUID> rows(Collection<UUID> inserted) {
         return replay(inserted, u -> (int) (u.getMostSignificantBits() >>> 32));

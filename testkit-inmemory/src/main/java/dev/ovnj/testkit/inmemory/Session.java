@@ -160,8 +160,12 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
                 case "monitor_cancel" -> cancel(req);
                 case "get_schema" -> lookup(req).ifPresent(db -> reply(id, db.schemaJson()));
                 case "list_dbs" -> {
+                    // ovsdb-server keeps its databases in a hash map, _Server added first.
+                    List<String> opened = new java.util.ArrayList<>();
+                    opened.add("_Server");
+                    state.databases().keySet().stream().filter(n -> !n.equals("_Server")).forEach(opened::add);
                     ArrayNode names = Json.array();
-                    state.databases().keySet().forEach(names::add);
+                    OvsMemberOrder.names(opened).forEach(names::add);
                     reply(id, names);
                 }
                 case "get_server_id" -> reply(id, Json.NODES.textNode(state.serverId().toString()));
