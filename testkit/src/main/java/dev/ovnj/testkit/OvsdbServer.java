@@ -26,6 +26,13 @@ import org.slf4j.LoggerFactory;
  * Northbound database on TCP). The process belongs to this object: {@link #close()} ends it and
  * removes the directory, and a JVM shutdown hook kills it if the test forgets.
  *
+ * <p>Built with {@link Builder#inMemory(boolean)} (or run with the system property
+ * {@code ovnj.testkit.inMemory=true}) the same object fronts an in-memory server from the
+ * {@code testkit-inmemory} module instead of a process, unless the test asks for something only a
+ * process has (TLS, an existing database file, raw arguments). Then stop, kill and restart keep
+ * the data in memory, pause stops reading, and {@link #pid()}, {@link #appctl} and
+ * {@link #databaseFile()} fail because there is no process or file.
+ *
  * <p>Faults: {@link #kill()} (SIGKILL), {@link #pause()}/{@link #resume()} (SIGSTOP/SIGCONT, so a
  * client's echo goes unanswered while the socket stays open), {@link #stop()} then
  * {@link #restart()} with the same database file and the same ports.
@@ -44,10 +51,16 @@ public final class OvsdbServer implements AutoCloseable {
     private final List<String> extraArgs;
     private final boolean ownsDirectory;
     private final Thread shutdownHook;
+    private final InMemoryBackend memory;
     private volatile Process process;
     private volatile boolean paused;
 
     private OvsdbServer(Builder b, Path dir, Path database, String databaseName) {
+        this(b, dir, database, databaseName, null);
+    }
+
+    private OvsdbServer(Builder b, Path dir, Path database, String databaseName, InMemoryBackend memory) {
+        this.memory = memory;
         this.dir = dir;
         this.database = database;
         this.databaseName = databaseName;
@@ -139,6 +152,9 @@ public final class OvsdbServer implements AutoCloseable {
      * @return the database file, kept across {
      */
     public Path databaseFile() {
+        if (memory != null) {
+            throw new TestkitException("an in-memory server has no database file");
+        }
         return database;
     }
 
@@ -167,6 +183,9 @@ public final class OvsdbServer implements AutoCloseable {
      * @throws TestkitException when the server is not running
      */
     public long pid() {
+        if (memory != null) {
+            throw new TestkitException("an in-memory server has no process");
+        }
         Process p = process;
         if (p == null) {
             throw new TestkitException("ovsdb-server is not running");
@@ -180,6 +199,9 @@ public final class OvsdbServer implements AutoCloseable {
      * @return returns true while the server process is alive (also when paused)
      */
     public boolean isRunning() {
+        if (memory != null) {
+            return memory.isRunning();
+        }
         Process p = process;
         return p != null && p.isAlive();
     }
@@ -211,6 +233,9 @@ public final class OvsdbServer implements AutoCloseable {
      * @return what it printed
      */
     public String appctl(String... args) {
+        if (memory != null) {
+            throw new TestkitException("an in-memory server has no control socket for ovs-appctl");
+        }
         List<String> argv = new ArrayList<>(List.of("ovs-appctl", "-t", controlSocket().toString()));
         argv.addAll(List.of(args));
         return Command.of(argv).timeout(Duration.ofSeconds(20)).check();
@@ -218,6 +243,10 @@ public final class OvsdbServer implements AutoCloseable {
 
     /** Ends the server gracefully (SIGTERM) and waits for it; the database file stays. */
     public synchronized void stop() {
+        if (memory != null) {
+            memory.stop();
+            return;
+        }
         Process p = process;
         if (p == null) {
             return;
@@ -233,6 +262,10 @@ public final class OvsdbServer implements AutoCloseable {
 
     /** Kills the server with SIGKILL, as a crash would; the database file stays. */
     public synchronized void kill() {
+        if (memory != null) {
+            memory.stop();
+            return;
+        }
         Process p = process;
         if (p == null) {
             return;
@@ -246,12 +279,20 @@ public final class OvsdbServer implements AutoCloseable {
 
     /** Freezes the server with SIGSTOP: connections stay open but nothing is answered. */
     public synchronized void pause() {
+        if (memory != null) {
+            memory.pause();
+            return;
+        }
         signal("STOP");
         paused = true;
     }
 
     /** Thaws a paused server with SIGCONT. */
     public synchronized void resume() {
+        if (memory != null) {
+            memory.resume();
+            return;
+        }
         signal("CONT");
         paused = false;
     }
@@ -261,6 +302,10 @@ public final class OvsdbServer implements AutoCloseable {
      * {@link #stop()} or {@link #kill()}; a running server is stopped first).
      */
     public synchronized void restart() {
+        if (memory != null) {
+            memory.restart();
+            return;
+        }
         stop();
         launch();
     }
@@ -268,7 +313,11 @@ public final class OvsdbServer implements AutoCloseable {
     /** Kills the server and removes its directory (unless the caller supplied the directory). */
     @Override
     public synchronized void close() {
-        kill();
+        if (memory != null) {
+            memory.close();
+        } else {
+            kill();
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException shuttingDown) {
@@ -394,6 +443,9 @@ public final class OvsdbServer implements AutoCloseable {
         }
     }
 
+    /** System property that makes every {@link Builder} default to an in-memory server. */
+    public static final String IN_MEMORY_PROPERTY = "ovnj.testkit.inMemory";
+
     /** Configures and starts an {@link OvsdbServer}. */
     public static final class Builder {
         private Path schema;
@@ -403,8 +455,23 @@ public final class OvsdbServer implements AutoCloseable {
         private boolean unixSocket;
         private boolean ssl;
         private final List<String> extraArgs = new ArrayList<>();
+        private boolean inMemory = Boolean.getBoolean(IN_MEMORY_PROPERTY);
 
         private Builder() {
+        }
+
+        /**
+         * Runs the server in this JVM (the {@code testkit-inmemory} module must be on the class
+         * path) instead of as an ovsdb-server process. The default comes from the system property
+         * {@value OvsdbServer#IN_MEMORY_PROPERTY}. TLS, an existing database file or extra
+         * arguments still get a process.
+         *
+         * @param enabled whether to use the in-memory server
+         * @return this builder
+         */
+        public Builder inMemory(boolean enabled) {
+            this.inMemory = enabled;
+            return this;
         }
 
         /**
@@ -490,6 +557,9 @@ public final class OvsdbServer implements AutoCloseable {
          * @return the running server
          */
         public OvsdbServer start() {
+            if (inMemory && !ssl && existingDatabase == null && extraArgs.isEmpty()) {
+                return startInMemory();
+            }
             try {
                 Path dir = directory != null ? Files.createDirectories(directory) : Files.createTempDirectory("ovnj-ovsdb-");
                 Path db = existingDatabase;
@@ -507,6 +577,22 @@ public final class OvsdbServer implements AutoCloseable {
                     throw e;
                 }
                 return server;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        private OvsdbServer startInMemory() {
+            InMemoryBackend.Factory factory = java.util.ServiceLoader.load(InMemoryBackend.Factory.class).findFirst()
+                    .orElseThrow(() -> new TestkitException("an in-memory server was asked for but dev.ovnj:testkit-inmemory "
+                            + "is not on the class path; add it as a test dependency"));
+            try {
+                Path dir = directory != null ? Files.createDirectories(directory) : Files.createTempDirectory("ovnj-inmem-");
+                int tcpPort = port > 0 ? port : FreePorts.next();
+                Optional<Path> socket = unixSocket ? Optional.of(dir.resolve("db.sock")) : Optional.empty();
+                InMemoryBackend backend = factory.start(Optional.ofNullable(schema), tcpPort, socket);
+                port = tcpPort;
+                return new OvsdbServer(this, dir, dir.resolve("db"), backend.databaseName(), backend);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -33,7 +33,9 @@ public final class OvsdbExtension implements ParameterResolver {
             ctx.getStore(NS).put(key(p), (ExtensionContext.Store.CloseableResource) cluster::close);
         } else {
             ServerConfig cfg = p.findAnnotation(ServerConfig.class).orElse(null);
+            boolean inMemory = Boolean.getBoolean(OvsdbServer.IN_MEMORY_PROPERTY) || inMemory(ctx);
             OvsdbServer server = OvsdbServer.builder()
+                    .inMemory(inMemory)
                     .unixSocket(cfg != null && cfg.unixSocket())
                     .ssl(cfg != null && cfg.ssl())
                     .start();
@@ -41,6 +43,16 @@ public final class OvsdbExtension implements ParameterResolver {
             ctx.getStore(NS).put(key(p), (ExtensionContext.Store.CloseableResource) server::close);
         }
         return resource;
+    }
+
+    private static boolean inMemory(ExtensionContext ctx) {
+        for (Class<?> c = ctx.getRequiredTestClass(); c != null; c = c.getEnclosingClass()) {
+            OvsdbTest t = c.getAnnotation(OvsdbTest.class);
+            if (t != null) {
+                return t.inMemory();
+            }
+        }
+        return false;
     }
 
     private static String key(ParameterContext p) {

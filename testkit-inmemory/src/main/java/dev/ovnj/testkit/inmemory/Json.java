@@ -1,0 +1,57 @@
+package dev.ovnj.testkit.inmemory;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** JSON helpers shared by the server's parts. */
+final class Json {
+    static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final ObjectMapper SORTED = new ObjectMapper().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+
+    private Json() {
+    }
+
+    static ObjectNode object() {
+        return NODES.objectNode();
+    }
+
+    static ArrayNode array() {
+        return NODES.arrayNode();
+    }
+
+    /** The JSON text with object members sorted, as ovsdb-server writes the "syntax" of an error. */
+    static String sortedString(JsonNode json) {
+        try {
+            return SORTED.writeValueAsString(sortKeys(json));
+        } catch (JsonProcessingException e) {
+            return json.toString();
+        }
+    }
+
+    private static JsonNode sortKeys(JsonNode json) {
+        if (json.isObject()) {
+            TreeMap<String, JsonNode> sorted = new TreeMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext();) {
+                Map.Entry<String, JsonNode> e = it.next();
+                sorted.put(e.getKey(), sortKeys(e.getValue()));
+            }
+            ObjectNode o = object();
+            sorted.forEach(o::set);
+            return o;
+        }
+        if (json.isArray()) {
+            ArrayNode a = array();
+            json.forEach(e -> a.add(sortKeys(e)));
+            return a;
+        }
+        return json;
+    }
+}
