@@ -89,6 +89,9 @@ final class LoadBalancerCheck {
             return;
         }
         checkConflicts(uuid, row, protocol, vips, routers, switches);
+        // Two load balancers on one VIP make northd's flows for it ambiguous: the conflict is the cause.
+        Map<String, List<String>> unambiguous = new LinkedHashMap<>(vips);
+        findings.stream().filter(f -> f.code() == FindingCode.CONFLICT).forEach(f -> f.vip().ifPresent(unambiguous::remove));
         Set<UUID> gatewayless = new HashSet<>();
         for (UUID r : routers) {
             checkRouter(r, vips, gatewayless);
@@ -98,9 +101,9 @@ final class LoadBalancerCheck {
             return;
         }
         Set<String> offline = checkMonitors(row, protocol, vips);
-        boolean synced = checkSync(uuid, row, protocol, nbVips, vips, routers, switches, offline);
+        boolean synced = checkSync(uuid, row, protocol, nbVips, unambiguous, routers, switches, offline);
         if (synced) {
-            checkFlows(row, protocol, vips, routers, switches, offline);
+            checkFlows(row, protocol, unambiguous, routers, switches, offline);
         }
         boolean errors = findings.stream().anyMatch(f -> f.severity() == Severity.ERROR);
         if (tracer.isPresent() && !errors) {
