@@ -3,13 +3,9 @@ package dev.ovnj.lb.diagnosis;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.Northd;
+import dev.ovnj.testkit.OvnCentral;
 import dev.ovnj.testkit.OvsdbServer;
 import dev.ovnj.testkit.Sbctl;
-import dev.ovnj.testkit.Schemas;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,24 +23,20 @@ final class OvnSandbox implements AutoCloseable {
     static final String VIP = "172.16.0.100:80";
     static final Duration WAIT = Duration.ofSeconds(20);
 
+    final OvnCentral central;
     final OvsdbServer nb;
     final OvsdbServer sb;
     final Northd northd;
     final Nbctl nbctl;
     final Sbctl sbctl;
-    private final Path dir;
 
     OvnSandbox() {
-        try {
-            dir = Files.createTempDirectory("ovnj-sandbox-");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        nb = OvsdbServer.start();
-        sb = OvsdbServer.builder().schema(Schemas.ovnSouthbound(dir)).start();
-        northd = Northd.start(nb, sb);
-        nbctl = Nbctl.of(nb);
-        sbctl = Sbctl.of(sb);
+        central = OvnCentral.start();
+        nb = central.northbound();
+        sb = central.southbound();
+        northd = central.northd();
+        nbctl = central.nbctl();
+        sbctl = central.sbctl();
         nbctl.run("lr-add", "lr0",
                 "--", "lrp-add", "lr0", "lrp-ext", "00:00:00:00:01:01", "172.16.0.1/24",
                 "--", "lrp-add", "lr0", "lrp-int", "00:00:00:00:01:02", "10.0.0.1/24",
@@ -74,7 +66,7 @@ final class OvnSandbox implements AutoCloseable {
 
     /** Waits until northd has processed everything so far (not while northd is paused). */
     void sync() {
-        nbctl.run("--wait=sb", "sync");
+        central.sync();
     }
 
     /** The Southbound uuids of the logical flows whose actions contain {@code text}. */
@@ -112,13 +104,6 @@ final class OvnSandbox implements AutoCloseable {
 
     @Override
     public void close() {
-        northd.close();
-        sb.close();
-        nb.close();
-        try (var walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        central.close();
     }
 }
