@@ -75,4 +75,20 @@ public final class Schemas {
             throw new UncheckedIOException(e);
         }
     }
+
+    /**
+     * Returns the bundled OVN Southbound schema as text.
+     *
+     * @return the schema JSON
+     */
+    public static String ovnSouthboundJson() {
+        try (InputStream in = Schemas.class.getResourceAsStream("ovn-sb.ovsschema")) {
+            if (in == null) {
+                throw new TestkitException("ovn-sb.ovsschema missing from the testkit jar");
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 }
