@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * Diagnoses load balancers across the Northbound and (optionally) Southbound databases and reports
@@ -70,6 +72,20 @@ public final class Diagnosis {
     public DiagnosisReport run(RowCache northbound, RowCache southbound) {
         return run(NorthboundFacts.read(northbound),
                 southbound == null ? Optional.empty() : Optional.of(SouthboundFacts.read(southbound)));
+    }
+
+    /**
+     * Diagnoses on an executor of the caller's choosing: reading the caches and (with a tracer)
+     * running {@code ovn-trace} take time, which must not be spent on an event-loop thread.
+     *
+     * @param northbound the Northbound cache
+     * @param southbound the Southbound cache, or null to skip the Southbound checks
+     * @param executor where to run
+     * @return the report, or the failure (e.g. a cache that does not hold a needed table)
+     */
+    public CompletableFuture<DiagnosisReport> runAsync(RowCache northbound, RowCache southbound, Executor executor) {
+        Objects.requireNonNull(executor, "executor");
+        return CompletableFuture.supplyAsync(() -> run(northbound, southbound), executor);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.ovnj.lb.diagnosis;
 
 import dev.ovnj.lb.spec.Endpoint;
+import dev.ovnj.nb.eip.IpAddresses;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,10 +23,17 @@ final class Endpoints {
         }
     }
 
-    /** The canonical IP of an endpoint, or empty text when it does not parse. */
+    /**
+     * The canonical IP of an endpoint or of a bare address (northd writes IPv6 addresses without
+     * brackets in matches and service monitors), or empty text when it does not parse.
+     */
     static String host(String text) {
+        String t = text.trim();
         try {
-            return Endpoint.parse(text).host();
+            if (!t.startsWith("[") && t.indexOf(':') != t.lastIndexOf(':')) {
+                return IpAddresses.format(IpAddresses.parse(t));
+            }
+            return Endpoint.parse(t).host();
         } catch (IllegalArgumentException malformed) {
             return "";
         }

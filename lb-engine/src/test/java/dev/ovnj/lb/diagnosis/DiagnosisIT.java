@@ -242,4 +242,39 @@ class DiagnosisIT {
         assertThat(byName.checked()).isEqualTo(1);
         assertThat(errorCodes(byName)).containsExactly(FindingCode.VIP_OUTSIDE_ROUTER_NETWORKS);
     }
+
+    @Test
+    void ipv6LoadBalancerIsHealthyThenStale() {
+        ovn.createLoadBalancer("web6-tcp", "web6", "[fd00:172::100]:80", "[fd00:10::2]:80,[fd00:10::3]:80");
+        ovn.nbctl.run("lr-lb-add", "lr0", "web6-tcp", "--", "ls-lb-add", "ls-int", "web6-tcp");
+        ovn.sync();
+        LoadBalancerSpec web6 = LoadBalancerSpec.builder("web6").tcp("[fd00:172::100]:80", "[fd00:10::2]:80", "[fd00:10::3]:80")
+                .routers("lr0").switches("ls-int").build();
+        DiagnosisReport healthy = diagnose(Diagnosis.builder().owner(OvnSandbox.OWNER).specs(List.of(WEB, web6))
+                .tracer(OvnTrace.of(ovn.sb.remote())).build());
+        assertThat(healthy.findings()).isEmpty();
+        assertThat(healthy.skipped()).isEmpty();
+
+        ovn.northd.pause();
+        ovn.nbctl.run("set", "load_balancer", "web6-tcp", "vips:\"[fd00:172::100]:80\"=\"[fd00:10::2]:80\"");
+        LoadBalancerSpec one = LoadBalancerSpec.builder("web6").tcp("[fd00:172::100]:80", "[fd00:10::2]:80")
+                .routers("lr0").switches("ls-int").build();
+        DiagnosisReport stale = diagnose(desired(WEB, one));
+        assertThat(errorCodes(stale)).containsExactly(FindingCode.NORTHD_NOT_SYNCED);
+        assertThat(stale.findings()).allSatisfy(f -> assertThat(f.lb()).isEqualTo("web6"));
+    }
+
+    @Test
+    void traceSeesASubsetOfTheDesiredBackendsAsAMismatch() {
+        ovn.northd.pause();
+        // A stale flow for the VIP, at a higher priority than northd's, that balances to one backend only.
+        ovn.sbctl.run("create", "logical_flow", "logical_datapath=" + ovn.datapath("lr0"), "pipeline=ingress",
+                "table_id=7", "priority=200", "match=\"ct.new && ip4 && ip4.dst == 172.16.0.100 && tcp && tcp.dst == 80\"",
+                "actions=\"ct_lb(backends=10.0.0.2:80);\"");
+        DiagnosisReport r = diagnose(Diagnosis.builder().owner(OvnSandbox.OWNER).vip(OvnSandbox.VIP)
+                .tracer(OvnTrace.of(ovn.sb.remote())).build());
+        assertThat(errorCodes(r)).containsExactly(FindingCode.TRACE_MISMATCH);
+        assertThat(r.withCode(FindingCode.TRACE_MISMATCH).get(0).message()).contains("[10.0.0.2:80]")
+                .contains("[10.0.0.2:80, 10.0.0.3:80]");
+    }
 }

@@ -13,8 +13,9 @@ import java.util.Optional;
 
 /**
  * NB and SB ovsdb-servers with ovn-northd between them and a healthy external load balancer:
- * router lr0 with gateway port lrp-ext (172.16.0.1/24 on chassis gw1, cr-lrp-ext bound) and
- * lrp-int (10.0.0.1/24) to switch ls-int, whose ports web1 (10.0.0.2) and web2 (10.0.0.3) are bound;
+ * router lr0 with gateway port lrp-ext (172.16.0.1/24, fd00:172::1/64 on chassis gw1, cr-lrp-ext
+ * bound) and lrp-int (10.0.0.1/24, fd00:10::1/64) to switch ls-int, whose ports web1 (10.0.0.2,
+ * fd00:10::2) and web2 (10.0.0.3, fd00:10::3) are bound;
  * Load_Balancer web-tcp (owner t, spec web) serves 172.16.0.100:80 on lr0 and ls-int. No
  * ovn-controller runs: the chassis and bindings are faked with ovn-sbctl.
  */
@@ -38,14 +39,14 @@ final class OvnSandbox implements AutoCloseable {
         nbctl = central.nbctl();
         sbctl = central.sbctl();
         nbctl.run("lr-add", "lr0",
-                "--", "lrp-add", "lr0", "lrp-ext", "00:00:00:00:01:01", "172.16.0.1/24",
-                "--", "lrp-add", "lr0", "lrp-int", "00:00:00:00:01:02", "10.0.0.1/24",
+                "--", "lrp-add", "lr0", "lrp-ext", "00:00:00:00:01:01", "172.16.0.1/24", "fd00:172::1/64",
+                "--", "lrp-add", "lr0", "lrp-int", "00:00:00:00:01:02", "10.0.0.1/24", "fd00:10::1/64",
                 "--", "lrp-set-gateway-chassis", "lrp-ext", "gw1", "10");
         nbctl.run("ls-add", "ls-int",
                 "--", "lsp-add", "ls-int", "int-lr0", "--", "lsp-set-type", "int-lr0", "router",
                 "--", "lsp-set-addresses", "int-lr0", "router", "--", "lsp-set-options", "int-lr0", "router-port=lrp-int",
-                "--", "lsp-add", "ls-int", "web1", "--", "lsp-set-addresses", "web1", "00:00:00:00:02:01 10.0.0.2",
-                "--", "lsp-add", "ls-int", "web2", "--", "lsp-set-addresses", "web2", "00:00:00:00:02:02 10.0.0.3");
+                "--", "lsp-add", "ls-int", "web1", "--", "lsp-set-addresses", "web1", "00:00:00:00:02:01 10.0.0.2 fd00:10::2",
+                "--", "lsp-add", "ls-int", "web2", "--", "lsp-set-addresses", "web2", "00:00:00:00:02:02 10.0.0.3 fd00:10::3");
         nbctl.run("ls-add", "ls-ext",
                 "--", "lsp-add", "ls-ext", "ext-lr0", "--", "lsp-set-type", "ext-lr0", "router",
                 "--", "lsp-set-addresses", "ext-lr0", "router", "--", "lsp-set-options", "ext-lr0", "router-port=lrp-ext");
