@@ -25,7 +25,7 @@ import java.util.concurrent.Executor;
  * {@code <name>-<protocol>}, found by owner when one is given); without, every load balancer ovnj
  * owns (of {@link Builder#owner the owner}, or of every owner). {@link Builder#loadBalancer} and
  * {@link Builder#vip} narrow that down; {@code loadBalancer} may also name a Load_Balancer row that
- * ovnj does not own.
+ * ovnj does not own (and, when the desired specs have no spec of that name, is looked up there).
  *
  * <pre>{@code
  * DiagnosisReport report = Diagnosis.builder().owner("k8s").build()
@@ -140,7 +140,10 @@ public final class Diagnosis {
                 }
                 out.add(new Subject(spec.name(), Optional.of(spec), rows));
             }
-            return out;
+            // A name the desired state does not have is looked up in the database instead.
+            if (!out.isEmpty() || loadBalancer.isEmpty()) {
+                return out;
+            }
         }
         Map<String, List<Subject.RowRef>> bySpec = new LinkedHashMap<>();
         for (Map.Entry<UUID, LoadBalancer> e : nb.balancers().entrySet()) {

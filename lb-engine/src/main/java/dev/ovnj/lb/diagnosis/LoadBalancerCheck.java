@@ -94,9 +94,9 @@ final class LoadBalancerCheck {
         findings.stream().filter(f -> f.code() == FindingCode.CONFLICT).forEach(f -> f.vip().ifPresent(unambiguous::remove));
         Set<UUID> gatewayless = new HashSet<>();
         for (UUID r : routers) {
-            checkRouter(r, vips, gatewayless);
+            checkRouter(r, row, vips, gatewayless);
         }
-        checkBackendPorts(vips);
+        checkBackendPorts(row, vips);
         if (sb.isEmpty()) {
             return;
         }
@@ -109,7 +109,7 @@ final class LoadBalancerCheck {
         if (tracer.isPresent() && !errors) {
             for (UUID r : routers) {
                 if (!gatewayless.contains(r)) {
-                    trace(r, protocol, vips, desired);
+                    trace(r, row, protocol, vips, desired);
                 }
             }
         }
@@ -189,13 +189,13 @@ final class LoadBalancerCheck {
         }
     }
 
-    private void checkRouter(UUID r, Map<String, List<String>> vips, Set<UUID> gatewayless) {
+    private void checkRouter(UUID r, String row, Map<String, List<String>> vips, Set<UUID> gatewayless) {
         LogicalRouter router = nb.router(r);
         for (String vip : vips.keySet()) {
             Endpoint ep = Endpoint.parse(vip);
             if (!nb.networks().routes(router.name(), ep.address())) {
                 List<String> nets = nb.networks().networks(router.name());
-                add(FindingCode.VIP_OUTSIDE_ROUTER_NETWORKS, vip, "VIP address " + ep.host() + " is outside every network of router "
+                add(FindingCode.VIP_OUTSIDE_ROUTER_NETWORKS, vip, "VIP address " + ep.host() + " of " + row + " is outside every network of router "
                         + router.name() + "'s ports (" + (nets.isEmpty() ? "it has none" : String.join(", ", nets))
                         + "), so the router answers no ARP/ND for it", "use a VIP inside the external port's network, or add that network to the gateway port");
             }
@@ -203,7 +203,7 @@ final class LoadBalancerCheck {
         List<LogicalRouterPort> gateways = gatewayPorts(router);
         if (gateways.isEmpty() && !router.options().containsKey("chassis")) {
             gatewayless.add(r);
-            add(FindingCode.NO_GATEWAY_CHASSIS, null, "router " + router.name() + " (" + r + ") has no gateway: no port with "
+            add(FindingCode.NO_GATEWAY_CHASSIS, null, "router " + router.name() + " (" + r + "), which " + row + " is on, has no gateway: no port with "
                     + "gateway_chassis or ha_chassis_group, no options:chassis, no options:redirect-chassis; nothing answers ARP for its VIPs outside",
                     "ovn-nbctl lrp-set-gateway-chassis EXTERNAL-PORT CHASSIS (or set options:chassis on a gateway router)");
             return;
@@ -216,10 +216,10 @@ final class LoadBalancerCheck {
             Optional<PortBinding> binding = sb.get().binding(cr);
             if (binding.isEmpty()) {
                 add(FindingCode.NORTHD_NOT_SYNCED, null, "the Southbound database has no Port_Binding " + cr + " for gateway port "
-                        + port.name() + " of router " + router.name(), "check that ovn-northd is running and connected to both databases");
+                        + port.name() + " of router " + router.name() + ", which " + row + " is on", "check that ovn-northd is running and connected to both databases");
             } else if (binding.get().chassis().isEmpty()) {
                 add(FindingCode.CHASSISREDIRECT_UNBOUND, null, "Port_Binding " + cr + " of router " + router.name()
-                        + "'s gateway port " + port.name() + " has no chassis, so no chassis answers for the router outside",
+                        + "'s gateway port " + port.name() + " has no chassis, so no chassis answers outside for the router, and for " + row,
                         "check the gateway chassis named by " + port.name() + " (ovn-nbctl lrp-get-gateway-chassis " + port.name()
                         + "): its ovn-controller must be running and registered");
             }
@@ -236,14 +236,14 @@ final class LoadBalancerCheck {
         return out;
     }
 
-    private void checkBackendPorts(Map<String, List<String>> vips) {
+    private void checkBackendPorts(String row, Map<String, List<String>> vips) {
         Set<String> seen = new HashSet<>();
         for (Map.Entry<String, List<String>> e : vips.entrySet()) {
             for (String backend : e.getValue()) {
                 String ip = Endpoints.host(backend);
                 if (!ip.isEmpty() && seen.add(ip) && !nb.isSwitchPortAddress(ip)) {
                     add(FindingCode.BACKEND_NO_PORT, e.getKey(), "backend " + backend + " of VIP " + e.getKey()
-                            + " is the address of no logical switch port", "check the backend address, or the port's addresses (ovn-nbctl lsp-set-addresses PORT \"MAC " + ip + "\")");
+                            + " (" + row + ") is the address of no logical switch port", "check the backend address, or the port's addresses (ovn-nbctl lsp-set-addresses PORT \"MAC " + ip + "\")");
                 }
             }
         }
@@ -281,7 +281,7 @@ final class LoadBalancerCheck {
         int before = findings.size();
         for (UUID r : routers) {
             if (south.datapathOf(r).isEmpty()) {
-                add(FindingCode.NORTHD_NOT_SYNCED, null, "router " + nb.router(r).name() + " (" + r + ") has no Southbound Datapath_Binding", fix);
+                add(FindingCode.NORTHD_NOT_SYNCED, null, "router " + nb.router(r).name() + " (" + r + "), which " + row + " is on, has no Southbound Datapath_Binding", fix);
             }
         }
         Set<UUID> expected = new TreeSet<>();
@@ -290,7 +290,7 @@ final class LoadBalancerCheck {
             switchNames.add(nb.switchName(s));
             Optional<UUID> dp = south.datapathOf(s);
             if (dp.isEmpty()) {
-                add(FindingCode.NORTHD_NOT_SYNCED, null, "switch " + nb.switchName(s) + " (" + s + ") has no Southbound Datapath_Binding", fix);
+                add(FindingCode.NORTHD_NOT_SYNCED, null, "switch " + nb.switchName(s) + " (" + s + "), which " + row + " is on, has no Southbound Datapath_Binding", fix);
             } else {
                 expected.add(dp.get());
             }
@@ -378,7 +378,7 @@ final class LoadBalancerCheck {
         return out;
     }
 
-    private void trace(UUID r, String protocol, Map<String, List<String>> vips, Map<String, List<String>> desired) {
+    private void trace(UUID r, String row, String protocol, Map<String, List<String>> vips, Map<String, List<String>> desired) {
         LogicalRouter router = nb.router(r);
         for (Map.Entry<String, List<String>> e : vips.entrySet()) {
             if (e.getValue().isEmpty()) {
@@ -403,12 +403,12 @@ final class LoadBalancerCheck {
             String fix = "run ovn-trace " + router.name() + " '" + microflow + "' to see which stage diverts the packet";
             if (!m.find()) {
                 add(FindingCode.TRACE_MISMATCH, e.getKey(), "ovn-trace of a packet from " + port.get().name() + " (router "
-                        + router.name() + ") to " + e.getKey() + " never reaches ct_lb" + (out.contains("drop;") ? ": it is dropped" : ""), fix);
+                        + router.name() + ") to " + e.getKey() + " of " + row + " never reaches ct_lb" + (out.contains("drop;") ? ": it is dropped" : ""), fix);
             } else {
                 Set<String> got = new TreeSet<>(Endpoints.backends(m.group(1)));
                 if (!got.equals(want)) {
                     add(FindingCode.TRACE_MISMATCH, e.getKey(), "ovn-trace of a packet from " + port.get().name() + " (router "
-                            + router.name() + ") to " + e.getKey() + " load-balances to " + got + ", the desired backends are " + want, fix);
+                            + router.name() + ") to " + e.getKey() + " of " + row + " load-balances to " + got + ", the desired backends are " + want, fix);
                 }
             }
         }

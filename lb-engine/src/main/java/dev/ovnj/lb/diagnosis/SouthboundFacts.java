@@ -26,22 +26,20 @@ import java.util.UUID;
  */
 public final class SouthboundFacts {
     private static final String[] TABLES = {"Datapath_Binding", "Load_Balancer", "Logical_DP_Group",
-        "Port_Binding", "Service_Monitor", "Logical_Flow", "Chassis"};
+        "Port_Binding", "Service_Monitor", "Logical_Flow"};
 
     private final Map<UUID, UUID> datapathOf;
     private final Map<UUID, SouthboundBalancer> balancersByNbUuid;
     private final Map<String, PortBinding> bindings;
-    private final Map<UUID, String> chassisNames;
     private final Map<String, List<ServiceMonitor>> monitors;
     private final Map<String, List<LbFlow>> flows;
 
     private SouthboundFacts(Map<UUID, UUID> datapathOf, Map<UUID, SouthboundBalancer> balancersByNbUuid,
-                            Map<String, PortBinding> bindings, Map<UUID, String> chassisNames,
+                            Map<String, PortBinding> bindings,
                             Map<String, List<ServiceMonitor>> monitors, Map<String, List<LbFlow>> flows) {
         this.datapathOf = datapathOf;
         this.balancersByNbUuid = balancersByNbUuid;
         this.bindings = bindings;
-        this.chassisNames = chassisNames;
         this.monitors = monitors;
         this.flows = flows;
     }
@@ -112,10 +110,6 @@ public final class SouthboundFacts {
             PortBinding pb = PortBinding.fromRow(r);
             bindings.put(pb.logicalPort(), pb);
         }
-        Map<UUID, String> chassis = new HashMap<>();
-        for (Row r : cache.table("Chassis").rows()) {
-            chassis.put(r.uuid(), (String) r.get("name"));
-        }
         Map<String, List<ServiceMonitor>> monitors = new HashMap<>();
         for (Row r : cache.table("Service_Monitor").rows()) {
             ServiceMonitor m = ServiceMonitor.fromRow(r);
@@ -139,7 +133,7 @@ public final class SouthboundFacts {
             flows.computeIfAbsent(parsed.get().key(), k -> new ArrayList<>(2))
                     .add(new LbFlow(dps, parsed.get().key(), parsed.get().backends()));
         }
-        return new SouthboundFacts(datapathOf, balancers, bindings, chassis, monitors, flows);
+        return new SouthboundFacts(datapathOf, balancers, bindings, monitors, flows);
     }
 
     private static List<UUID> uuids(Object value) {
@@ -171,11 +165,6 @@ public final class SouthboundFacts {
     /** The Port_Binding of a logical port. */
     Optional<PortBinding> binding(String logicalPort) {
         return Optional.ofNullable(bindings.get(logicalPort));
-    }
-
-    /** A chassis' name. */
-    String chassisName(UUID chassis) {
-        return chassisNames.getOrDefault(chassis, chassis.toString());
     }
 
     /** The monitors of a backend. */

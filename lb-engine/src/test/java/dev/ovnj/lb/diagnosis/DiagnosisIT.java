@@ -76,6 +76,13 @@ class DiagnosisIT {
         assertThat(f.lb()).isEqualTo("api");
         assertThat(f.message()).contains("api-tcp");
         assertThat(r.checked()).isEqualTo(2);
+
+        DiagnosisReport unknown = diagnose(Diagnosis.builder().owner(OvnSandbox.OWNER).specs(List.of(WEB)).loadBalancer("nope").build());
+        assertThat(unknown.checked()).isEqualTo(1);
+        assertThat(unknown.findings()).singleElement().satisfies(f -> {
+            assertThat(f.code()).isEqualTo(FindingCode.LB_MISSING);
+            assertThat(f.lb()).isEqualTo("nope");
+        });
     }
 
     @Test
