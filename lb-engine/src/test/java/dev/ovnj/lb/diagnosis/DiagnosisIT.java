@@ -79,9 +79,9 @@ class DiagnosisIT {
 
         DiagnosisReport unknown = diagnose(Diagnosis.builder().owner(OvnSandbox.OWNER).specs(List.of(WEB)).loadBalancer("nope").build());
         assertThat(unknown.checked()).isEqualTo(1);
-        assertThat(unknown.findings()).singleElement().satisfies(f -> {
-            assertThat(f.code()).isEqualTo(FindingCode.LB_MISSING);
-            assertThat(f.lb()).isEqualTo("nope");
+        assertThat(unknown.findings()).singleElement().satisfies(missing -> {
+            assertThat(missing.code()).isEqualTo(FindingCode.LB_MISSING);
+            assertThat(missing.lb()).isEqualTo("nope");
         });
     }
 
