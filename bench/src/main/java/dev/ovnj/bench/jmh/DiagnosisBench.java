@@ -14,6 +14,7 @@ import dev.ovnj.ovsdb.schema.TableSchema;
 import dev.ovnj.testkit.Schemas;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,7 +35,8 @@ import org.openjdk.jmh.annotations.State;
  * diagnosing N healthy load balancers (one VIP and three backends each, on a gateway router with a
  * bound {@code cr-} port and on a switch holding a port per backend), with every check but
  * {@code ovn-trace}. The SB holds what ovn-northd 23.03 writes for them: a Load_Balancer row per
- * load balancer naming the switch through a datapath group, and a router and a switch flow per VIP.
+ * load balancer naming the switch through a datapath group, a router and a switch flow per VIP,
+ * and the router's VIP address set.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -65,6 +67,7 @@ public class DiagnosisBench {
         List<UUID> lspIds = new ArrayList<>();
         Map<UUID, ObjectNode> sbLbs = new LinkedHashMap<>();
         Map<UUID, ObjectNode> flows = new LinkedHashMap<>();
+        Set<String> routerVips = new HashSet<>();
         UUID routerDp = BenchData.uuid(20, 0);
         UUID switchDp = BenchData.uuid(20, 1);
         UUID switchGroup = BenchData.uuid(21, 0);
@@ -88,6 +91,7 @@ public class DiagnosisBench {
                     "vips", Map.of(vip, csv), "protocol", Set.of("tcp"), "datapath_group", Set.of(switchGroup),
                     "external_ids", Map.of("lb_id", u.toString()))));
             String host = vip.substring(0, vip.indexOf(':'));
+            routerVips.add(host);
             flows.put(BenchData.uuid(23, 2 * i), row(SB.table("Logical_Flow"), Map.of("logical_datapath", Set.of(routerDp),
                     "pipeline", "ingress", "table_id", 7L, "priority", 120L,
                     "match", "ct.new && !ct.rel && ip4 && ip4.dst == " + host + " && tcp && tcp.dst == 80 && is_chassis_resident(\"cr-gw\")",
@@ -126,12 +130,14 @@ public class DiagnosisBench {
         sbTables.put("Logical_DP_Group", Map.of(switchGroup, row(SB.table("Logical_DP_Group"), Map.of("datapaths", Set.of(switchDp)))));
         sbTables.put("Load_Balancer", sbLbs);
         sbTables.put("Logical_Flow", flows);
+        sbTables.put("Address_Set", Map.of(BenchData.uuid(26, 0), row(SB.table("Address_Set"), Map.of("name", "_rtr_lb_1_ip4",
+                "addresses", routerVips))));
         sbTables.put("Chassis", Map.of(chassis, row(SB.table("Chassis"), Map.of("name", "ch1", "hostname", "ch1"))));
         sbTables.put("Port_Binding", Map.of(BenchData.uuid(25, 0), row(SB.table("Port_Binding"), Map.of("logical_port", "cr-gw",
                 "type", "chassisredirect", "datapath", routerDp, "tunnel_key", 3L, "chassis", Set.of(chassis)))));
         sb = new RowCache();
         sb.replace(SB, List.of("Datapath_Binding", "Load_Balancer", "Logical_DP_Group", "Port_Binding", "Service_Monitor",
-                "Logical_Flow", "Chassis"), UpdateBatch.fromUpdates2(BenchData.initial(sbTables), Optional.empty()));
+                "Logical_Flow", "Address_Set", "Chassis"), UpdateBatch.fromUpdates2(BenchData.initial(sbTables), Optional.empty()));
 
         diagnosis = Diagnosis.builder().owner("bench").specs(specs).build();
         DiagnosisReport r = diagnose();

@@ -315,11 +315,27 @@ final class LoadBalancerCheck {
             add(FindingCode.NORTHD_NOT_SYNCED, null, "the Southbound database still has Load_Balancer " + sbl.get().uuid() + " for "
                     + row + ", which is on no switch any more", fix);
         }
-        // Routers have no Southbound Load_Balancer row: their flows are the only record of what northd did.
+        // Routers have no Southbound Load_Balancer row: their VIP address sets and flows are the record
+        // of what northd did.
         for (UUID r : routers) {
             Optional<UUID> dp = south.datapathOf(r);
             if (dp.isEmpty()) {
                 continue;
+            }
+            String router = nb.router(r).name();
+            for (String vip : vips.keySet()) {
+                Endpoint ep = Endpoint.parse(vip);
+                // northd puts only VIPs inside the router's networks into the set its ARP/ND responder uses.
+                if (!nb.networks().routes(router, ep.address())) {
+                    continue;
+                }
+                String set = south.routerLbSetName(dp.get(), ep.isIpv6());
+                Optional<Set<String>> ips = south.routerLbAddresses(dp.get(), ep.isIpv6());
+                if (ips.isEmpty() || !ips.get().contains(ep.host())) {
+                    add(FindingCode.NORTHD_NOT_SYNCED, vip, "VIP address " + ep.host() + " of " + row + " is not in router "
+                            + router + "'s Southbound address set " + set + (ips.isEmpty() ? " (northd wrote no such set)" : "")
+                            + ", which northd fills with the router's load-balancer VIPs", fix);
+                }
             }
             for (Map.Entry<String, List<String>> e : vips.entrySet()) {
                 Set<String> want = liveBackends(e.getValue(), offline);

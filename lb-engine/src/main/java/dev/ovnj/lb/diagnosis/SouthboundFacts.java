@@ -10,6 +10,7 @@ import dev.ovnj.sb.model.PortBinding;
 import dev.ovnj.sb.model.ServiceMonitor;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,23 +22,30 @@ import java.util.UUID;
  * What the Southbound database says, as far as load balancers go, read from a client's cache in
  * one consistent pass: datapaths by the Northbound router or switch they stand for, the
  * {@code Load_Balancer} rows northd wrote (their datapaths resolved through {@code datapath_group}),
- * port bindings, service monitors, and every logical flow that load-balances a VIP, indexed by
- * VIP. Immutable once read.
+ * the routers' load-balancer address sets, port bindings, service monitors, and every logical flow
+ * that load-balances a VIP, indexed by VIP. Immutable once read.
  */
 public final class SouthboundFacts {
     private static final String[] TABLES = {"Datapath_Binding", "Load_Balancer", "Logical_DP_Group",
-        "Port_Binding", "Service_Monitor", "Logical_Flow"};
+        "Port_Binding", "Service_Monitor", "Logical_Flow", "Address_Set"};
+    // ovn-northd 23.03 keeps a router's load-balancer VIPs for its ARP/ND responder in these sets.
+    private static final String ROUTER_LB_SET = "_rtr_lb_";
 
     private final Map<UUID, UUID> datapathOf;
+    private final Map<UUID, Long> tunnelKeys;
+    private final Map<String, Set<String>> routerLbSets;
     private final Map<UUID, SouthboundBalancer> balancersByNbUuid;
     private final Map<String, PortBinding> bindings;
     private final Map<String, List<ServiceMonitor>> monitors;
     private final Map<String, List<LbFlow>> flows;
 
-    private SouthboundFacts(Map<UUID, UUID> datapathOf, Map<UUID, SouthboundBalancer> balancersByNbUuid,
+    private SouthboundFacts(Map<UUID, UUID> datapathOf, Map<UUID, Long> tunnelKeys, Map<String, Set<String>> routerLbSets,
+                            Map<UUID, SouthboundBalancer> balancersByNbUuid,
                             Map<String, PortBinding> bindings,
                             Map<String, List<ServiceMonitor>> monitors, Map<String, List<LbFlow>> flows) {
         this.datapathOf = datapathOf;
+        this.tunnelKeys = tunnelKeys;
+        this.routerLbSets = routerLbSets;
         this.balancersByNbUuid = balancersByNbUuid;
         this.bindings = bindings;
         this.monitors = monitors;
@@ -72,8 +80,11 @@ public final class SouthboundFacts {
 
     private static SouthboundFacts readNow(RowCache cache) {
         Map<UUID, UUID> datapathOf = new HashMap<>();
+        Map<UUID, Long> tunnelKeys = new HashMap<>();
         for (Row r : cache.table("Datapath_Binding").rows()) {
-            Map<String, String> ids = DatapathBinding.fromRow(r).externalIds();
+            DatapathBinding binding = DatapathBinding.fromRow(r);
+            tunnelKeys.put(r.uuid(), binding.tunnelKey());
+            Map<String, String> ids = binding.externalIds();
             String nb = ids.getOrDefault("logical-router", ids.get("logical-switch"));
             if (nb != null) {
                 try {
@@ -133,7 +144,16 @@ public final class SouthboundFacts {
             flows.computeIfAbsent(parsed.get().key(), k -> new ArrayList<>(2))
                     .add(new LbFlow(dps, parsed.get().key(), parsed.get().backends()));
         }
-        return new SouthboundFacts(datapathOf, balancers, bindings, monitors, flows);
+        Map<String, Set<String>> routerLbSets = new HashMap<>();
+        for (Row r : cache.table("Address_Set").rows()) {
+            String name = (String) r.get("name");
+            if (name.startsWith(ROUTER_LB_SET)) {
+                Set<String> ips = new HashSet<>();
+                ((Set<?>) r.get("addresses")).forEach(a -> ips.add(Endpoints.host((String) a)));
+                routerLbSets.put(name, ips);
+            }
+        }
+        return new SouthboundFacts(datapathOf, tunnelKeys, routerLbSets, balancers, bindings, monitors, flows);
     }
 
     private static List<UUID> uuids(Object value) {
@@ -155,6 +175,18 @@ public final class SouthboundFacts {
     /** The Southbound datapath of a Northbound router or switch. */
     Optional<UUID> datapathOf(UUID nbRouterOrSwitch) {
         return Optional.ofNullable(datapathOf.get(nbRouterOrSwitch));
+    }
+
+    /**
+     * The name of the address set holding a router datapath's load-balancer VIPs of one family.
+     */
+    String routerLbSetName(UUID datapath, boolean ipv6) {
+        return ROUTER_LB_SET + tunnelKeys.getOrDefault(datapath, -1L) + (ipv6 ? "_ip6" : "_ip4");
+    }
+
+    /** That address set's canonical addresses, or empty when northd wrote no such set. */
+    Optional<Set<String>> routerLbAddresses(UUID datapath, boolean ipv6) {
+        return Optional.ofNullable(routerLbSets.get(routerLbSetName(datapath, ipv6)));
     }
 
     /** The Southbound Load_Balancer row northd wrote for a Northbound one ({@code external_ids:lb_id}). */

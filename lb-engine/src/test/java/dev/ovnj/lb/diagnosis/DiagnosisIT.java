@@ -162,6 +162,18 @@ class DiagnosisIT {
     }
 
     @Test
+    void northdNotSyncedForANewRouterOnlyLoadBalancerIsSeenInTheRoutersAddressSet() {
+        ovn.northd.pause();
+        ovn.createLoadBalancer("new-tcp", "new", "172.16.0.101:80", "10.0.0.2:80");
+        ovn.nbctl.run("lr-lb-add", "lr0", "new-tcp");
+        LoadBalancerSpec fresh = LoadBalancerSpec.builder("new").tcp("172.16.0.101:80", "10.0.0.2:80").routers("lr0").build();
+        DiagnosisReport r = diagnose(desired(WEB, fresh));
+        assertThat(errorCodes(r)).containsExactly(FindingCode.NORTHD_NOT_SYNCED);
+        assertThat(r.withCode(FindingCode.NORTHD_NOT_SYNCED)).singleElement()
+                .satisfies(f -> assertThat(f.message()).contains("_rtr_lb_").contains("172.16.0.101"));
+    }
+
+    @Test
     void noLflow() {
         ovn.northd.pause();
         List<String> flows = ovn.flowsWithAction("backends=10.0.0.2:80,10.0.0.3:80");
