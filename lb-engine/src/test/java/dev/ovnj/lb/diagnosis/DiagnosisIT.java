@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -57,6 +58,24 @@ class DiagnosisIT {
                 .tracer(OvnTrace.of(ovn.sb.remote())).build());
         assertThat(traced.findings()).isEmpty();
         assertThat(traced.skipped()).isEmpty();
+
+        Tracer missing = new Tracer() {
+            @Override
+            public Optional<String> unavailable() {
+                return Optional.of("ovn-trace is not installed (not found on PATH)");
+            }
+
+            @Override
+            public String trace(String datapath, String microflow) {
+                throw new AssertionError("an unavailable tracer must not be called");
+            }
+        };
+        DiagnosisReport untraced = diagnose(Diagnosis.builder().owner(OvnSandbox.OWNER).tracer(missing).build());
+        assertThat(untraced.findings()).isEmpty();
+        assertThat(untraced.skipped()).singleElement().satisfies(s -> {
+            assertThat(s.code()).isEqualTo(FindingCode.TRACE_MISMATCH);
+            assertThat(s.reason()).contains("not installed");
+        });
     }
 
     @Test
