@@ -15,7 +15,6 @@ import dev.ovnj.testkit.Command;
 import dev.ovnj.testkit.OvnCentral;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.Locale;
