@@ -65,7 +65,7 @@ public final class Scenarios {
 
     /** Every scenario, in the order a run executes them; {@code --only} takes these names. */
     static final List<String> ALL = List.of("bulk-create", "bulk-create-monitor", "bulk-create-cluster", "sync", "engine",
-            "scale", "gc-storm", "failover");
+            "scale", "gc-storm", "failover", "doctor");
 
     /**
      * Sizes of one run: named counts ({@code bulk}, {@code monitor}, {@code cluster}, {@code sync},
@@ -202,6 +202,9 @@ public final class Scenarios {
                     case "scale" -> s.scale();
                     case "gc-storm" -> new GcStorm(s).run();
                     case "failover" -> s.failover();
+                    // A tenth of the engine size: ovn-northd 23.03 needs minutes here to translate 10,000 load
+                    // balancers; DiagnosisBench measures the diagnosis of 10,000 on its own.
+                    case "doctor" -> DoctorScenario.run(s.sizes.get("engine") / 10, results);
                     default -> throw new IllegalStateException(name);
                 }
             } catch (Throwable e) {
@@ -809,6 +812,7 @@ public final class Scenarios {
             }
         }
         target("failover: writes resume within 3 s", results.get("failover", "ovnj-engine", "resume_s"), r -> r <= 3, "%.2f s");
+        target("doctor: N load balancers diagnosed in < 2 s", results.get("doctor", "ovnj", "diagnose_s"), r -> r < 2, "%.2f s");
         target("failover: reconnect bytes < 5% of a full sync", ratio("failover", "ovnj-engine", "reconnect_bytes",
                 "failover", "ovnj-engine", "full_sync_bytes"), r -> r < 0.05, "ratio = %.4f");
     }

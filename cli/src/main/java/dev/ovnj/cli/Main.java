@@ -7,8 +7,8 @@ import picocli.CommandLine.Command;
 /** The {@code ovnj} command line: one subcommand per job. */
 @Command(name = "ovnj", mixinStandardHelpOptions = true, versionProvider = BuildInfo.Provider.class,
         description = "OVN Northbound load-balancer client.",
-        subcommands = {ReconcileCommand.class, DiffCommand.class, StatusCommand.class, DemoCommand.class,
-                ServeCommand.class, VersionCommand.class, CompletionCommand.class})
+        subcommands = {ReconcileCommand.class, DiffCommand.class, StatusCommand.class, DoctorCommand.class,
+                DemoCommand.class, ServeCommand.class, VersionCommand.class, CompletionCommand.class})
 public final class Main {
     /** Exit code of every failure: unreachable database, invalid file or spec, bad usage. */
     static final int TROUBLE = 2;
