@@ -47,6 +47,8 @@ final class ConnectionSupervisor {
     private int mismatchesThisRound;
     private Duration backoff;
     private boolean started;
+    // What the last "no usable server" INFO line said; a round that fails the same way logs at DEBUG.
+    private String lastRoundFailure;
     // Written on the control event loop only; read anywhere.
     private volatile Session current;
     private volatile boolean closed;
@@ -179,7 +181,14 @@ final class ConnectionSupervisor {
         if (backoff.isZero()) {
             backoff = options.maxBackoff();
         }
-        LOG.info("no usable server among {} (last: {}); retrying in {} ms", options.remotes(), message(cause), jittered);
+        String failure = message(cause);
+        if (!failure.equals(lastRoundFailure)) {
+            LOG.info("no usable server among {} (last: {}); retrying with backoff up to {} ms", options.remotes(), failure,
+                    options.maxBackoff().toMillis());
+            lastRoundFailure = failure;
+        } else {
+            LOG.debug("still no usable server among {} (last: {}); retrying in {} ms", options.remotes(), failure, jittered);
+        }
         control.schedule(this::connectNext, jittered, TimeUnit.MILLISECONDS);
     }
 
@@ -189,6 +198,8 @@ final class ConnectionSupervisor {
             s.close();
             return;
         }
+        // Counted as a sync even if the connection is already gone: the cache was synced from it.
+        connects.incrementAndGet();
         if (!s.isOpen()) {
             // It closed after the monitor reply but before now; sessionEnded ignored it, as it was
             // not current yet. Start over from here.
@@ -201,7 +212,7 @@ final class ConnectionSupervisor {
         backoff = options.minBackoff();
         failuresThisRound = 0;
         mismatchesThisRound = 0;
-        connects.incrementAndGet();
+        lastRoundFailure = null;
         LOG.info("connected to {} ({} {}, {}, {} rows, {})", s.remote, options.database(), s.schema.version().orElse("?"),
                 s.model().name().toLowerCase(java.util.Locale.ROOT), feed.cache().size(),
                 resumed ? "resumed with monitor_cond_since" : "full sync");

@@ -57,6 +57,7 @@ abstract class WriteConfirmation {
         // Confined to the session's event loop.
         private List<CompletableFuture<Void>> waiting = new ArrayList<>();
         private boolean inFlight;
+        private boolean scheduled;
 
         Barrier(Session session, Duration timeout) {
             this.session = session;
@@ -76,12 +77,27 @@ abstract class WriteConfirmation {
 
         private void enqueue(CompletableFuture<Void> done) {
             waiting.add(done);
-            if (!inFlight) {
-                send();
+            sendSoon();
+        }
+
+        /**
+         * Sends the echo after the I/O thread's current task, so that every reply read from the
+         * same socket read shares it.
+         */
+        private void sendSoon() {
+            if (!inFlight && !scheduled) {
+                scheduled = true;
+                session.channel.eventLoop().execute(() -> {
+                    scheduled = false;
+                    send();
+                });
             }
         }
 
         private void send() {
+            if (waiting.isEmpty()) {
+                return;
+            }
             inFlight = true;
             List<CompletableFuture<Void>> batch = waiting;
             waiting = new ArrayList<>();
@@ -96,7 +112,7 @@ abstract class WriteConfirmation {
                         }
                     }
                     if (!waiting.isEmpty()) {
-                        send();
+                        sendSoon();
                     }
                 };
                 if (session.channel.eventLoop().inEventLoop()) {

@@ -15,6 +15,7 @@ import dev.ovnj.testkit.Await;
 import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.OvsdbServer;
 import dev.ovnj.testkit.Schemas;
+import dev.ovnj.testkit.StderrCapture;
 import dev.ovnj.testkit.scripted.ScriptedConnection;
 import dev.ovnj.testkit.scripted.ScriptedOvsdbServer;
 import java.time.Duration;
@@ -167,7 +168,9 @@ class ClientDefectsIT {
         Await.until(Duration.ofSeconds(10), "no global event executor thread from earlier tests", () -> globalExecutorThreads().isEmpty());
         try (OvsdbServer server = OvsdbServer.start()) {
             OvsdbClient client = Clients.connect(server.remote());
+            long start = System.nanoTime();
             client.close();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("close() time").isLessThan(Duration.ofSeconds(3));
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
             while (System.nanoTime() < deadline) {
                 assertThat(globalExecutorThreads()).as("non-daemon threads after close").isEmpty();
@@ -180,5 +183,24 @@ class ClientDefectsIT {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.isAlive() && !t.isDaemon() && (t.getName().startsWith("globalEventExecutor") || t.getName().startsWith("ovnj")))
                 .toList();
+    }
+
+    @Test
+    void reconnectLogsOneInfoLinePerStateChangeAndNoStackTrace() throws Exception {
+        try (OvsdbServer server = OvsdbServer.start(); StderrCapture log = StderrCapture.start()) {
+            try (OvsdbClient client = OvsdbClient.builder().remotes(server.remote())
+                    .backoff(Duration.ofMillis(20), Duration.ofMillis(100)).build().startAndWait(WAIT)) {
+                server.stop();
+                Await.until(WAIT, "disconnect noticed", () -> !client.isSynced());
+                Thread.sleep(1500); // a dozen failed rounds at this backoff
+                server.restart();
+                Await.until(WAIT, "reconnected", () -> client.stats().connects() == 2 && client.isSynced());
+            }
+            List<String> lines = log.text().lines().filter(l -> l.contains("ConnectionSupervisor")).toList();
+            assertThat(lines.stream().filter(l -> l.contains("disconnected from"))).hasSize(1);
+            assertThat(lines.stream().filter(l -> l.contains("no usable server"))).as(String.join("\n", lines)).hasSize(1);
+            assertThat(lines.stream().filter(l -> l.contains("connected to ") && !l.contains("disconnected"))).hasSize(2);
+            assertThat(log.text()).as("stack traces belong at DEBUG").doesNotContain("\tat ");
+        }
     }
 }
