@@ -79,6 +79,10 @@ final class ConnectionSupervisor {
         listeners.add(listener);
     }
 
+    boolean removeListener(ConnectionListener listener) {
+        return listeners.remove(listener);
+    }
+
     /**
      * The current session, once synced; null while connecting.
      *

@@ -32,6 +32,10 @@ final class LockManager {
         listeners.add(listener);
     }
 
+    boolean removeListener(LockListener listener) {
+        return listeners.remove(listener);
+    }
+
     CompletableFuture<Boolean> lock(String lockId) {
         return request("lock", lockId);
     }

@@ -246,12 +246,34 @@ public final class OvsdbClient implements AutoCloseable {
     }
 
     /**
+     * Unregisters a connection listener; it is not called after this returns, except for a call
+     * already running on the callback thread.
+     *
+     * @param listener the listener
+     * @return whether it was registered
+     */
+    public boolean removeConnectionListener(ConnectionListener listener) {
+        return supervisor.removeListener(listener);
+    }
+
+    /**
      * Registers a lock listener.
      *
      * @param listener the listener
      */
     public void addLockListener(LockListener listener) {
         locks.addListener(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Unregisters a lock listener, e.g. when the component that owns a lock shuts down; it is not
+     * called after this returns, except for a call already running on the callback thread.
+     *
+     * @param listener the listener
+     * @return whether it was registered
+     */
+    public boolean removeLockListener(LockListener listener) {
+        return locks.removeListener(listener);
     }
 
     /**

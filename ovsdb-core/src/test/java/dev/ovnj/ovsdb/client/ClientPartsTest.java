@@ -216,4 +216,92 @@ class ClientPartsTest {
         assertThat(follower.refusal(true)).contains("is not the cluster leader");
         assertThat(follower.refusal(false)).isEmpty();
     }
+
+    private void error(JsonNode request, String error) {
+        channel.writeInbound(json("{\"id\":" + request.get("id") + ",\"result\":null,\"error\":\"" + error + "\"}"));
+    }
+
+    private static final String RELAY_ROW = "{\"Database\":{\"a112befa-c0e4-4328-b3b0-8ab8074e2d6e\":{\"initial\":"
+            + "{\"name\":\"OVN_Northbound\",\"model\":\"relay\",\"connected\":%s}}}}";
+
+    @Test
+    void handshakeRefusesARelayCutFromItsSource() {
+        CompletableFuture<Session> f = new Handshake(OPTIONS).run(session);
+        reply(sent("monitor_cond"), RELAY_ROW.formatted("false"));
+        assertThat(failure(f)).isInstanceOf(ConnectionRejectedException.class).hasMessageContaining("relay not connected to its source");
+    }
+
+    @Test
+    void handshakeAcceptsAConnectedRelayWhoseWritesNeedNoBarrier() throws Exception {
+        CompletableFuture<Session> f = new Handshake(OPTIONS).run(session);
+        reply(sent("monitor_cond"), RELAY_ROW.formatted("true"));
+        reply(sent("get_schema"), Schemas.ovnNorthboundJson());
+        reply(sent("set_db_change_aware"), "{}");
+        assertThat(f.get(5, TimeUnit.SECONDS)).isSameAs(session);
+        assertThat(session.model()).isEqualTo(ServerModel.RELAY);
+        assertThat(session.confirmation).isSameAs(WriteConfirmation.ORDERED);
+    }
+
+    @Test
+    void handshakeWithAServerThatHasNoServerDatabaseConfirmsWritesWithABarrier() throws Exception {
+        CompletableFuture<Session> f = new Handshake(OPTIONS).run(session);
+        error(sent("monitor_cond"), "unknown database");
+        reply(sent("get_schema"), Schemas.ovnNorthboundJson());
+        reply(sent("set_db_change_aware"), "{}");
+        assertThat(f.get(5, TimeUnit.SECONDS)).isSameAs(session);
+        assertThat(session.model()).isEqualTo(ServerModel.UNKNOWN);
+        assertThat(session.confirmation).isNotSameAs(WriteConfirmation.ORDERED);
+    }
+
+    private static Session otherSession(EmbeddedChannel ch, RpcConnection conn) {
+        Session s = new Session(2, Remote.parse("tcp:127.0.0.1:2"), ch, conn);
+        s.schema = SCHEMA;
+        s.synced = true;
+        return s;
+    }
+
+    @Test
+    void wantedLocksAreRequestedAgainOnANewSessionUntilUnlocked() throws Exception {
+        session.synced = true;
+        LockManager locks = new LockManager(OPTIONS, callbacks, new ListenerFence(), () -> session);
+        CompletableFuture<Boolean> granted = locks.lock("leader");
+        reply(sent("lock"), "{\"locked\":true}");
+        assertThat(granted.get(5, TimeUnit.SECONDS)).isTrue();
+
+        RpcConnection conn2 = new RpcConnection(Runnable::run, n -> { });
+        EmbeddedChannel ch2 = new EmbeddedChannel(new RpcCodec(), conn2);
+        locks.resume(otherSession(ch2, conn2));
+        JsonNode again = ch2.readOutbound();
+        assertThat(again.path("method").asText()).isEqualTo("lock");
+        assertThat(again.path("params").get(0).asText()).isEqualTo("leader");
+
+        locks.unlock("leader");
+        assertThat(sent("unlock").path("params").get(0).asText()).isEqualTo("leader");
+        RpcConnection conn3 = new RpcConnection(Runnable::run, n -> { });
+        EmbeddedChannel ch3 = new EmbeddedChannel(new RpcCodec(), conn3);
+        locks.resume(otherSession(ch3, conn3));
+        assertThat((Object) ch3.readOutbound()).as("a released lock is not requested again").isNull();
+        ch2.close();
+        ch3.close();
+    }
+
+    @Test
+    void theNextSessionMonitorsWithTheChangedConditions() {
+        session.schema = SCHEMA;
+        session.synced = true;
+        session.monitorMethod = dev.ovnj.ovsdb.monitor.MonitorMethod.MONITOR_COND_SINCE;
+        MonitorRegistry monitors = new MonitorRegistry(OPTIONS, callbacks, new ListenerFence(), new CacheFeed(new RowCache()));
+        CompletableFuture<Void> changed = monitors.changeConditions(session,
+                List.of(TableMonitor.all("Load_Balancer").where(Condition.eq("name", "only-me"))));
+        reply(sent("monitor_cond_change"), "{}");
+        assertThat(changed).succeedsWithin(Duration.ofSeconds(5));
+
+        RpcConnection conn2 = new RpcConnection(Runnable::run, n -> { });
+        EmbeddedChannel ch2 = new EmbeddedChannel(new RpcCodec(), conn2);
+        monitors.establishMain(otherSession(ch2, conn2));
+        JsonNode monitor = ch2.readOutbound();
+        assertThat(monitor.path("method").asText()).isEqualTo("monitor_cond_since");
+        assertThat(monitor.path("params").get(2).path("Load_Balancer").path("where").toString()).contains("only-me");
+        ch2.close();
+    }
 }
