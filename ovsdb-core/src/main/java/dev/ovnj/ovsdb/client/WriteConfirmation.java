@@ -1,10 +1,12 @@
 package dev.ovnj.ovsdb.client;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.ovnj.ovsdb.rpc.ConnectionClosedException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * How the client knows, once a transaction's reply arrived, that the monitor updates the
@@ -70,7 +72,11 @@ abstract class WriteConfirmation {
             if (session.channel.eventLoop().inEventLoop()) {
                 enqueue(done);
             } else {
-                session.channel.eventLoop().execute(() -> enqueue(done));
+                try {
+                    session.channel.eventLoop().execute(() -> enqueue(done));
+                } catch (RejectedExecutionException closing) {
+                    done.completeExceptionally(new ConnectionClosedException(closing));
+                }
             }
             return done;
         }
@@ -87,10 +93,17 @@ abstract class WriteConfirmation {
         private void sendSoon() {
             if (!inFlight && !scheduled) {
                 scheduled = true;
-                session.channel.eventLoop().execute(() -> {
-                    scheduled = false;
-                    send();
-                });
+                try {
+                    session.channel.eventLoop().execute(() -> {
+                        scheduled = false;
+                        send();
+                    });
+                } catch (RejectedExecutionException closing) {
+                    // The client is closing: the barrier can never be answered.
+                    List<CompletableFuture<Void>> lost = waiting;
+                    waiting = new ArrayList<>();
+                    lost.forEach(f -> f.completeExceptionally(new ConnectionClosedException(closing)));
+                }
             }
         }
 
@@ -101,24 +114,19 @@ abstract class WriteConfirmation {
             inFlight = true;
             List<CompletableFuture<Void>> batch = waiting;
             waiting = new ArrayList<>();
+            // RpcConnection completes calls on the event loop (this method runs there too), so the
+            // state stays confined to it.
             session.rpc.call("echo", JsonNodeFactory.instance.arrayNode().add("ovnj-barrier"), timeout).whenComplete((r, e) -> {
-                Runnable finish = () -> {
-                    inFlight = false;
-                    for (CompletableFuture<Void> f : batch) {
-                        if (e != null) {
-                            f.completeExceptionally(e);
-                        } else {
-                            f.complete(null);
-                        }
+                inFlight = false;
+                for (CompletableFuture<Void> f : batch) {
+                    if (e != null) {
+                        f.completeExceptionally(e);
+                    } else {
+                        f.complete(null);
                     }
-                    if (!waiting.isEmpty()) {
-                        sendSoon();
-                    }
-                };
-                if (session.channel.eventLoop().inEventLoop()) {
-                    finish.run();
-                } else {
-                    session.channel.eventLoop().execute(finish);
+                }
+                if (!waiting.isEmpty()) {
+                    sendSoon();
                 }
             });
         }
