@@ -204,4 +204,67 @@ class ClientDefectsIT {
             assertThat(log.text()).as("stack traces belong at DEBUG").doesNotContain("\tat ");
         }
     }
+
+    /** A cluster member that is leader at the given log index, on top of the fake Northbound. */
+    static final class Member extends HostileServerIT.FakeNorthbound {
+        private final int index;
+
+        Member(int index) {
+            this.index = index;
+        }
+
+        @Override
+        public void onMessage(ScriptedConnection c, JsonNode m) {
+            if ("monitor_cond".equals(m.path("method").asText()) && "_Server".equals(m.path("params").path(0).asText())) {
+                c.reply(m, c.json(("{'Database':{'a112befa-c0e4-4328-b3b0-8ab8074e2d6e':{'initial':{'name':'OVN_Northbound',"
+                        + "'model':'clustered','connected':true,'leader':true,'index':" + index + "}}}}").replace('\'', '"')));
+            } else {
+                super.onMessage(c, m);
+            }
+        }
+
+        void serverModify(String row) {
+            last.sendRaw(("{'id':null,'method':'update2','params':['ovnj-server',{'Database':{'a112befa-c0e4-4328-b3b0-8ab8074e2d6e':"
+                    + "{'modify':" + row + "}}}]}").replace('\'', '"'));
+        }
+    }
+
+    @Test
+    void aLateServerUpdateFromTheOldConnectionCannotUnseatTheNextLeader() throws Exception {
+        Member a = new Member(5);
+        Member b = new Member(8);
+        try (ScriptedOvsdbServer serverA = ScriptedOvsdbServer.start(a); ScriptedOvsdbServer serverB = ScriptedOvsdbServer.start(b)) {
+            Clients.EventLog events = new Clients.EventLog();
+            java.util.concurrent.atomic.AtomicBoolean slow = new java.util.concurrent.atomic.AtomicBoolean();
+            OvsdbClient client = OvsdbClient.builder().remotes(serverA.remote() + "," + serverB.remote())
+                    .backoff(Duration.ofMillis(20), Duration.ofMillis(200)).build();
+            client.addConnectionListener(events);
+            client.cache().addListener(batch -> {
+                if (slow.getAndSet(false)) {
+                    try {
+                        Thread.sleep(1000);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            });
+            try (client) {
+                client.startAndWait(WAIT);
+                assertThat(client.connectedRemote()).contains(Remote.parse(serverA.remote()));
+                slow.set(true);
+                // Held up behind a slow cache listener, A's last _Server update is handled only after
+                // the client has already moved to B.
+                a.update(HostileServerIT.MONITOR, HostileServerIT.SW0, "modify", "{'name':'renamed'}");
+                a.serverModify("{'leader':false}");
+                serverA.close();
+                Await.until(WAIT, "synced with B", () -> client.isSynced()
+                        && client.connectedRemote().equals(java.util.Optional.of(Remote.parse(serverB.remote()))));
+                b.serverModify("{'index':9}");
+                Thread.sleep(1000);
+                assertThat(client.connectedRemote()).contains(Remote.parse(serverB.remote()));
+                assertThat(client.stats().connects()).isEqualTo(2);
+                assertThat(events.count(ConnectionEvent.Kind.DISCONNECTED)).isEqualTo(1);
+            }
+        }
+    }
 }
