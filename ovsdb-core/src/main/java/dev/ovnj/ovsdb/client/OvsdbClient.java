@@ -57,11 +57,11 @@ import java.util.concurrent.TimeoutException;
  * more hop), and cluster members first, or only, for a client that writes heavily or takes locks:
  * a lock taken on a relay is local to that relay and excludes nobody connected elsewhere.
  *
- * <p>Structure: this class is the facade. {@link ConnectionSupervisor} owns reconnects,
- * {@link Connector} opens sessions, {@link Handshake} gates them, {@link MonitorRegistry} keeps
- * every monitor and its conditions across sessions, {@link CacheFeed} feeds the cache,
- * {@link LockManager} keeps locks, {@link TransactionRunner} runs transactions, and every listener
- * call passes through one {@link ListenerFence}.
+ * <p>Structure: this class is the facade. {@code ConnectionSupervisor} owns reconnects,
+ * {@code Connector} opens sessions, {@code Handshake} gates them, {@code MonitorRegistry} keeps
+ * every monitor and its conditions across sessions, {@code CacheFeed} feeds the cache,
+ * {@code LockManager} keeps locks, {@code TransactionRunner} runs transactions, and every listener
+ * call passes through one {@code ListenerFence}.
  */
 public final class OvsdbClient implements AutoCloseable {
     private final ClientOptions options;
