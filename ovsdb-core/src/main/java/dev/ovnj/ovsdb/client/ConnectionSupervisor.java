@@ -2,6 +2,7 @@ package dev.ovnj.ovsdb.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.ovnj.ovsdb.rpc.ListenerFence;
 import dev.ovnj.ovsdb.typed.SchemaMismatchException;
 import io.netty.channel.EventLoop;
 import java.time.Duration;

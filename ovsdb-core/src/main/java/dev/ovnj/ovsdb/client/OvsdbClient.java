@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.monitor.MonitorRequest;
 import dev.ovnj.ovsdb.monitor.TableMonitor;
+import dev.ovnj.ovsdb.rpc.ListenerFence;
 import dev.ovnj.ovsdb.rpc.RpcConnection;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import dev.ovnj.ovsdb.tx.Transaction;
@@ -68,7 +69,7 @@ public final class OvsdbClient implements AutoCloseable {
     private final EventLoopGroup group;
     private final CallbackThread callbacks = new CallbackThread();
     private final ListenerFence fence = new ListenerFence();
-    private final CacheFeed feed = new CacheFeed(new RowCache());
+    private final CacheFeed feed = new CacheFeed(new RowCache(fence));
     private final MonitorRegistry monitors;
     private final ConnectionSupervisor supervisor;
     private final LockManager locks;
@@ -227,7 +228,7 @@ public final class OvsdbClient implements AutoCloseable {
     }
 
     /**
-     * How many listener calls (connection, lock, side monitor) threw. Each was logged and the
+     * How many listener calls (cache, connection, lock, side monitor) threw. Each was logged and the
      * client carried on.
      *
      * @return the count since the client was built

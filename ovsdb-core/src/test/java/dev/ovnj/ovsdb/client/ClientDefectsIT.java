@@ -93,6 +93,23 @@ class ClientDefectsIT {
     }
 
     @Test
+    void throwingCacheListenerIsCountedAndTheCacheCarriesOn() throws Exception {
+        try (OvsdbServer server = OvsdbServer.start(); OvsdbClient client = Clients.connect(server.remote())) {
+            Clients.EventLog events = new Clients.EventLog();
+            client.addConnectionListener(events);
+            client.cache().addListener(batch -> {
+                throw new AssertionError("bug in a cache listener");
+            });
+            Nbctl.of(server).run("ls-add", "sw0");
+            Clients.awaitRow(client, "Logical_Switch", "sw0");
+            Nbctl.of(server).run("ls-add", "sw1");
+            Clients.awaitRow(client, "Logical_Switch", "sw1");
+            assertStillOnFirstConnection(client, events);
+            assertThat(client.listenerFailures()).isGreaterThanOrEqualTo(2);
+        }
+    }
+
+    @Test
     void changedConditionsSurviveAReconnect() {
         try (OvsdbServer server = OvsdbServer.start()) {
             Nbctl nbctl = Nbctl.of(server);

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.monitor.MonitorRequest;
 import dev.ovnj.ovsdb.monitor.TableMonitor;
+import dev.ovnj.ovsdb.rpc.ListenerFence;
 import dev.ovnj.ovsdb.rpc.RpcCodec;
 import dev.ovnj.ovsdb.rpc.RpcConnection;
 import dev.ovnj.ovsdb.rpc.RpcNotification;

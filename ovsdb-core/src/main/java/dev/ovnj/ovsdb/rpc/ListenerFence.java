@@ -1,21 +1,26 @@
-package dev.ovnj.ovsdb.client;
+package dev.ovnj.ovsdb.rpc;
 
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one boundary through which the client calls code it does not own: connection, lock and side
- * monitor listeners. A listener that throws is logged (with its stack trace, at most once every
- * five seconds, then counted) and never reaches the client's own error handling, so a bug in a
- * listener cannot drop a connection, force a resync or stop later deliveries.
+ * The one boundary through which a client calls code it does not own: cache, connection, lock and
+ * side monitor listeners. A listener that throws is logged (with its stack trace, at most once
+ * every five seconds; the rest at DEBUG) and counted, and never reaches the client's own error
+ * handling, so a bug in a listener cannot drop a connection, force a resync or stop later
+ * deliveries. Thread-safe.
  */
-final class ListenerFence {
+public final class ListenerFence {
     private static final Logger LOG = LoggerFactory.getLogger(ListenerFence.class);
     private static final long WARN_EVERY_NANOS = 5_000_000_000L;
 
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong lastWarn = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
+
+    /** Creates a fence with no failures counted. */
+    public ListenerFence() {
+    }
 
     /**
      * Calls a listener.
@@ -24,7 +29,7 @@ final class ListenerFence {
      * @param call the call
      * @return whether it returned normally
      */
-    boolean call(String what, Runnable call) {
+    public boolean call(String what, Runnable call) {
         try {
             call.run();
             return true;
@@ -46,7 +51,7 @@ final class ListenerFence {
      *
      * @return the count since the client was built
      */
-    long failures() {
+    public long failures() {
         return failures.get();
     }
 }
