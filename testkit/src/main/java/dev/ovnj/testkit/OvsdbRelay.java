@@ -58,6 +58,26 @@ public final class OvsdbRelay implements AutoCloseable {
     }
 
     /**
+     * Starts a relay of a standalone server's database.
+     *
+     * @param source the server
+     * @return the running relay, connected to it
+     */
+    public static OvsdbRelay start(OvsdbServer source) {
+        return builder().source(source.remote()).database(source.databaseName()).start();
+    }
+
+    /**
+     * Starts a relay of a cluster's database; it follows the cluster's leader changes itself.
+     *
+     * @param source the cluster
+     * @return the running relay, connected to a member
+     */
+    public static OvsdbRelay start(OvsdbCluster source) {
+        return builder().source(source.remotes()).database(source.databaseName()).start();
+    }
+
+    /**
      * Returns a builder.
      *
      * @return a new builder
@@ -151,6 +171,25 @@ public final class OvsdbRelay implements AutoCloseable {
     public boolean isRunning() {
         Process p = process;
         return p != null && p.isAlive();
+    }
+
+    /** Ends the relay gracefully (SIGTERM) and waits for it. */
+    public synchronized void stop() {
+        Process p = process;
+        if (p == null) {
+            return;
+        }
+        p.destroy();
+        try {
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        process = null;
+        LOG.info("ovsdb relay {} stopped", remote());
     }
 
     /** Kills the relay with SIGKILL. */

@@ -49,7 +49,7 @@ class RelayIT {
         try (OvsdbServer source = OvsdbServer.start()) {
             Nbctl sourceCtl = Nbctl.of(source);
             sourceCtl.run("ls-add", "before");
-            try (OvsdbRelay relay = OvsdbRelay.start(source.remote()); OvsdbClient client = Clients.connect(relay.remote())) {
+            try (OvsdbRelay relay = OvsdbRelay.start(source); OvsdbClient client = Clients.connect(relay.remote())) {
                 assertThat(client.serverModel()).contains(ServerModel.RELAY);
                 assertThat(client.connectedRemote()).contains(Remote.parse(relay.remote()));
                 Clients.awaitRow(client, "Logical_Switch", "before");
@@ -73,7 +73,7 @@ class RelayIT {
 
     @Test
     void relayOfAClusterThatLosesItsLeaderKeepsTakingWrites() {
-        try (OvsdbCluster cluster = OvsdbCluster.start(3); OvsdbRelay relay = OvsdbRelay.start(cluster.remotes());
+        try (OvsdbCluster cluster = OvsdbCluster.start(3); OvsdbRelay relay = OvsdbRelay.start(cluster);
              OvsdbClient client = OvsdbClient.builder().remotes(relay.remote())
                      .backoff(Duration.ofMillis(50), Duration.ofSeconds(1)).build().startAndWait(WAIT)) {
             insertSwitch(client, "before-failover");
