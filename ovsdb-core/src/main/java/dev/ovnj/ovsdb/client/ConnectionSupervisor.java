@@ -106,14 +106,21 @@ final class ConnectionSupervisor {
         return firstSync;
     }
 
-    /** Starts connecting, once. */
+    /** Starts connecting, once; after close it does nothing (the first-sync future has failed). */
     void start() {
-        control.execute(() -> {
-            if (!started && !closed) {
-                started = true;
-                connectNext();
-            }
-        });
+        if (closed) {
+            return;
+        }
+        try {
+            control.execute(() -> {
+                if (!started && !closed) {
+                    started = true;
+                    connectNext();
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            // Closed concurrently: close() failed the first-sync future.
+        }
     }
 
     /** Stops reconnecting and closes the current session. */
