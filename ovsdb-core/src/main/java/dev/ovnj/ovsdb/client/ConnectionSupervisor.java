@@ -48,8 +48,8 @@ final class ConnectionSupervisor {
     private int mismatchesThisRound;
     private Duration backoff;
     private boolean started;
-    // What the last "no usable server" INFO line said; a round that fails the same way logs at DEBUG.
-    private String lastRoundFailure;
+    // Whether this outage's "no usable server" INFO line was written; later failed rounds log at DEBUG.
+    private boolean outageReported;
     // Written on the control event loop only; read anywhere.
     private volatile Session current;
     private volatile boolean closed;
@@ -193,13 +193,12 @@ final class ConnectionSupervisor {
         if (backoff.isZero()) {
             backoff = options.maxBackoff();
         }
-        String failure = message(cause);
-        if (!failure.equals(lastRoundFailure)) {
-            LOG.info("no usable server among {} (last: {}); retrying with backoff up to {} ms", options.remotes(), failure,
+        if (!outageReported) {
+            LOG.info("no usable server among {} (last: {}); retrying with backoff up to {} ms", options.remotes(), message(cause),
                     options.maxBackoff().toMillis());
-            lastRoundFailure = failure;
+            outageReported = true;
         } else {
-            LOG.debug("still no usable server among {} (last: {}); retrying in {} ms", options.remotes(), failure, jittered);
+            LOG.debug("still no usable server among {} (last: {}); retrying in {} ms", options.remotes(), message(cause), jittered);
         }
         control.schedule(this::connectNext, jittered, TimeUnit.MILLISECONDS);
     }
@@ -224,7 +223,7 @@ final class ConnectionSupervisor {
         backoff = options.minBackoff();
         failuresThisRound = 0;
         mismatchesThisRound = 0;
-        lastRoundFailure = null;
+        outageReported = false;
         LOG.info("connected to {} ({} {}, {}, {} rows, {})", s.remote, options.database(), s.schema.version().orElse("?"),
                 s.model().name().toLowerCase(java.util.Locale.ROOT), feed.cache().size(),
                 resumed ? "resumed with monitor_cond_since" : "full sync");
