@@ -17,7 +17,8 @@ import picocli.CommandLine.Option;
 final class DatabaseOptions {
 
     @Option(names = "--db", required = true, paramLabel = "REMOTES",
-            description = "OVSDB remotes, comma-separated for a cluster: tcp:IP:PORT, ssl:IP:PORT, unix:PATH.")
+            description = "OVSDB remotes, comma-separated for a cluster (its leader is used) or relays (ovsdb-server relay:), "
+                    + "tried in order: tcp:IP:PORT, ssl:IP:PORT, unix:PATH.")
     private String remotes;
 
     @Option(names = {"-p", "--private-key"}, paramLabel = "FILE", description = "Private key (PEM) for ssl: remotes.")

@@ -3,6 +3,7 @@ package dev.ovnj.ovsdb.cache;
 import dev.ovnj.ovsdb.data.Row;
 import dev.ovnj.ovsdb.monitor.RowUpdate;
 import dev.ovnj.ovsdb.monitor.UpdateBatch;
+import dev.ovnj.ovsdb.rpc.ListenerFence;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import dev.ovnj.ovsdb.schema.TableSchema;
 import java.util.ArrayList;
@@ -10,14 +11,13 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The replicated contents of one database's monitored tables, kept equal to the server by
@@ -26,9 +26,8 @@ import org.slf4j.LoggerFactory;
  * lock for a multi-table consistent view.
  */
 public final class RowCache {
-    private static final Logger LOG = LoggerFactory.getLogger(RowCache.class);
-
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
+    private final ListenerFence fence;
     private final List<CacheListener> listeners = new CopyOnWriteArrayList<>();
     private final List<IndexSpec> indexSpecs = new CopyOnWriteArrayList<>();
     private volatile DatabaseSchema schema;
@@ -36,6 +35,17 @@ public final class RowCache {
 
     /** Creates an empty cache; the client sets the schema when it connects. */
     public RowCache() {
+        this(new ListenerFence());
+    }
+
+    /**
+     * Creates an empty cache whose listeners are called through the given fence, so that a
+     * client counts and logs every listener failure in one place.
+     *
+     * @param fence the fence around listener calls
+     */
+    public RowCache(ListenerFence fence) {
+        this.fence = Objects.requireNonNull(fence, "fence");
     }
 
     /**
@@ -274,11 +284,7 @@ public final class RowCache {
         }
         List<CacheEvent> view = List.copyOf(events);
         for (CacheListener l : listeners) {
-            try {
-                l.onEvents(view);
-            } catch (RuntimeException e) {
-                LOG.warn("cache listener {} failed; other listeners still run", l, e);
-            }
+            fence.call("cache listener " + l, () -> l.onEvents(view));
         }
     }
 }

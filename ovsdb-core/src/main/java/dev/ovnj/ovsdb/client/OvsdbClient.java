@@ -2,21 +2,11 @@ package dev.ovnj.ovsdb.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.ovnj.ovsdb.cache.CacheInconsistencyException;
 import dev.ovnj.ovsdb.cache.RowCache;
-import dev.ovnj.ovsdb.data.OvsdbId;
-import dev.ovnj.ovsdb.monitor.MonitorMethod;
 import dev.ovnj.ovsdb.monitor.MonitorRequest;
 import dev.ovnj.ovsdb.monitor.TableMonitor;
-import dev.ovnj.ovsdb.monitor.UpdateBatch;
-import dev.ovnj.ovsdb.rpc.ConnectionClosedException;
+import dev.ovnj.ovsdb.rpc.ListenerFence;
 import dev.ovnj.ovsdb.rpc.RpcConnection;
-import dev.ovnj.ovsdb.rpc.RpcErrorException;
-import dev.ovnj.ovsdb.rpc.RpcNotification;
-import dev.ovnj.ovsdb.rpc.RpcPipeline;
-import dev.ovnj.ovsdb.rpc.SerialExecutor;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import dev.ovnj.ovsdb.tx.Transaction;
 import dev.ovnj.ovsdb.tx.TransactionResult;
@@ -26,112 +16,90 @@ import dev.ovnj.ovsdb.typed.DatabaseModel;
 import dev.ovnj.ovsdb.typed.SchemaCompatibility;
 import dev.ovnj.ovsdb.typed.SchemaMismatchException;
 import dev.ovnj.ovsdb.wire.FrameLimits;
-import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.channel.epoll.EpollEventLoopGroup;
-import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import javax.net.ssl.SSLException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A monitor-driven OVSDB client for one database: it connects to one of its remotes (the leader,
- * for a cluster, unless told otherwise), replicates the monitored tables into a {@link RowCache},
- * runs transactions, and reconnects by itself, resuming with {@code monitor_cond_since} so that a
- * reconnect transfers only what changed.
+ * for a cluster, unless told otherwise; any relay connected to its source), replicates the
+ * monitored tables into a {@link RowCache}, runs transactions, and reconnects by itself, resuming
+ * with {@code monitor_cond_since} so that a reconnect transfers only what changed.
  *
  * <p>Threads: Netty's event loop does I/O only. Cache updates, listener callbacks and the
  * completion of returned futures run on the client's single callback thread, in the order the
- * server sent them; a callback that blocks delays the cache, so hand long work elsewhere. Every
- * public method is asynchronous; the {@code ...AndWait} variants block the caller with a timeout.
+ * server sent them; a callback that blocks delays the cache, so hand long work elsewhere. A
+ * listener that throws is logged and counted; it never drops the connection or stops later
+ * deliveries. Every public method is asynchronous; the {@code ...AndWait} variants block the caller
+ * with a timeout.
  *
  * <p>Read-your-writes: a transaction's future completes only after the cache holds its effects.
+ * ovsdb-server sends a transaction's monitor updates before its reply on the same connection
+ * (standalone, cluster leader and follower, relay), so this costs no extra request; only a server
+ * without a {@code _Server} database gets one {@code echo} barrier per burst of replies.
+ *
+ * <p>Remotes: the client tries them in the order given, each once per round. A cluster member is
+ * used only while it is connected to its cluster and, with {@link Builder#leaderOnly(boolean)}
+ * (the default), leader; a relay ({@link ServerModel#RELAY}) is used while it is connected to its
+ * source. In a list that mixes relays and cluster members, put relays first for a client that
+ * mostly reads and monitors (relays exist to take that load off the cluster; their writes take one
+ * more hop), and cluster members first, or only, for a client that writes heavily or takes locks:
+ * a lock taken on a relay is local to that relay and excludes nobody connected elsewhere.
+ *
+ * <p>Structure: this class is the facade. {@code ConnectionSupervisor} owns reconnects,
+ * {@code Connector} opens sessions, {@code Handshake} gates them, {@code MonitorRegistry} keeps
+ * every monitor and its conditions across sessions, {@code CacheFeed} feeds the cache,
+ * {@code LockManager} keeps locks, {@code TransactionRunner} runs transactions, and every listener
+ * call passes through one {@code ListenerFence}.
  */
 public final class OvsdbClient implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(OvsdbClient.class);
-    private static final String SERVER_DB = "_Server";
-    private static final String SERVER_MONITOR_ID = "ovnj-server";
-    private static final String ZERO_TXN = "00000000-0000-0000-0000-000000000000";
-
     private final ClientOptions options;
     private final EventLoopGroup group;
-    private final boolean epoll;
-    private final EventLoop control;
-    private final ExecutorService callbackThread;
-    private final SerialExecutor callbacks;
-    private final RowCache cache = new RowCache();
-    private final List<ConnectionListener> connectionListeners = new CopyOnWriteArrayList<>();
-    private final List<LockListener> lockListeners = new CopyOnWriteArrayList<>();
-    private final Set<String> wantedLocks = ConcurrentHashMap.newKeySet();
-    private final CompletableFuture<OvsdbClient> firstSync = new CompletableFuture<>();
-    private final String monitorId;
-    private final java.util.Map<String, Side> sideMonitors = new ConcurrentHashMap<>();
-    private final AtomicLong sideIds = new AtomicLong();
-
-    private final AtomicLong connects = new AtomicLong();
-    private final AtomicLong fullSyncs = new AtomicLong();
-    private final AtomicLong resumedSyncs = new AtomicLong();
-    private final AtomicLong lastSyncBytes = new AtomicLong();
-    private final AtomicLong transactions = new AtomicLong();
-    private final AtomicLong inconsistencies = new AtomicLong();
-    private final AtomicLong sessionIds = new AtomicLong();
-
-    // Confined to the control event loop.
-    private int nextRemote;
-    private int failuresThisRound;
-    private int mismatchesThisRound;
-    private Duration backoff;
-    private boolean started;
-    private long maxIndexSeen = -1;
-    // Written on the callback thread, read on the control loop when reconnecting.
-    private volatile String lastTxnId;
-    private volatile Session current;
-    private volatile ServerCheck serverCheck;
+    private final CallbackThread callbacks = new CallbackThread();
+    private final ListenerFence fence = new ListenerFence();
+    private final CacheFeed feed = new CacheFeed(new RowCache(fence));
+    private final MonitorRegistry monitors;
+    private final ConnectionSupervisor supervisor;
+    private final LockManager locks;
+    private final TransactionRunner transactions;
+    private final CompletableFuture<OvsdbClient> firstSync;
     private volatile CompatibilityReport compatibility;
     private volatile boolean closed;
 
     private OvsdbClient(ClientOptions options) {
         this.options = options;
-        this.epoll = Epoll.isAvailable();
-        this.group = epoll ? new EpollEventLoopGroup(1, new DefaultThreadFactory("ovnj-io", true))
-                : new NioEventLoopGroup(1, new DefaultThreadFactory("ovnj-io", true));
-        this.control = group.next();
-        this.callbackThread = Executors.newSingleThreadExecutor(new DefaultThreadFactory("ovnj-callbacks", true));
-        this.callbacks = new SerialExecutor(callbackThread);
-        this.backoff = options.minBackoff();
-        this.monitorId = "ovnj-" + options.database();
+        boolean epoll = Epoll.isAvailable();
         if (options.remotes().stream().anyMatch(r -> r.kind() == Remote.Kind.UNIX) && !epoll) {
             throw new IllegalArgumentException("unix: remotes need Netty's native epoll transport, which is not available here");
         }
+        this.group = epoll ? new EpollEventLoopGroup(1, new DefaultThreadFactory("ovnj-io", true))
+                : new NioEventLoopGroup(1, new DefaultThreadFactory("ovnj-io", true));
+        this.monitors = new MonitorRegistry(options, callbacks, fence, feed);
+        // The supervisor and the parts that need the current session are wired through the router.
+        ConnectionSupervisor[] sup = new ConnectionSupervisor[1];
+        this.locks = new LockManager(options, callbacks, fence, () -> sup[0].current());
+        UpdateRouter router = new UpdateRouter(callbacks, feed, monitors, locks, (s, u) -> sup[0].onServerUpdate(s, u));
+        Connector connector = new Connector(options, group, epoll, router::accept);
+        this.supervisor = new ConnectionSupervisor(options, group.next(), connector, new Handshake(options), monitors, feed,
+                callbacks, fence);
+        sup[0] = supervisor;
+        supervisor.onSynced(s -> compatibility = s.compatibility);
+        supervisor.onSynced(locks::resume);
+        supervisor.onSynced(monitors::reopenSides);
+        this.transactions = new TransactionRunner(options, callbacks, supervisor::current);
+        this.firstSync = supervisor.firstSync().thenApply(x -> this);
     }
 
     /**
@@ -152,12 +120,7 @@ public final class OvsdbClient implements AutoCloseable {
      * @return a future of this client, synced
      */
     public CompletableFuture<OvsdbClient> start() {
-        control.execute(() -> {
-            if (!started && !closed) {
-                started = true;
-                connectNext();
-            }
-        });
+        supervisor.start();
         return firstSync;
     }
 
@@ -178,7 +141,7 @@ public final class OvsdbClient implements AutoCloseable {
      * @return the replicated cache of the monitored tables
      */
     public RowCache cache() {
-        return cache;
+        return feed.cache();
     }
 
     /**
@@ -197,7 +160,7 @@ public final class OvsdbClient implements AutoCloseable {
      * @throws NotConnectedException before the first connection
      */
     public DatabaseSchema schema() {
-        DatabaseSchema s = cache.schema();
+        DatabaseSchema s = feed.cache().schema();
         if (s == null) {
             throw new NotConnectedException("no schema yet: the client has not connected to " + options.remotes());
         }
@@ -229,8 +192,8 @@ public final class OvsdbClient implements AutoCloseable {
      * @return whether the client is connected and its cache synced right now
      */
     public boolean isSynced() {
-        Session s = current;
-        return s != null && s.synced;
+        Session s = supervisor.current();
+        return s != null && s.synced && s.isOpen();
     }
 
     /**
@@ -239,8 +202,19 @@ public final class OvsdbClient implements AutoCloseable {
      * @return the remote of the current connection, if connected
      */
     public Optional<Remote> connectedRemote() {
-        Session s = current;
+        Session s = supervisor.current();
         return s == null ? Optional.empty() : Optional.of(s.remote);
+    }
+
+    /**
+     * How the connected server serves the database (standalone, cluster member or relay), as its
+     * {@code _Server} database says.
+     *
+     * @return the model, or empty while not connected
+     */
+    public Optional<ServerModel> serverModel() {
+        Session s = supervisor.current();
+        return s == null ? Optional.empty() : Optional.of(s.model());
     }
 
     /**
@@ -249,8 +223,18 @@ public final class OvsdbClient implements AutoCloseable {
      * @return a snapshot of the connection counters
      */
     public ClientStats stats() {
-        return new ClientStats(connects.get(), fullSyncs.get(), resumedSyncs.get(), lastSyncBytes.get(),
-                transactions.get(), inconsistencies.get());
+        return new ClientStats(supervisor.connects(), feed.fullSyncs(), feed.resumedSyncs(), feed.lastSyncBytes(),
+                transactions.committed(), feed.inconsistencies());
+    }
+
+    /**
+     * How many listener calls (cache, connection, lock, side monitor) threw. Each was logged and the
+     * client carried on.
+     *
+     * @return the count since the client was built
+     */
+    public long listenerFailures() {
+        return fence.failures();
     }
 
     /**
@@ -259,7 +243,18 @@ public final class OvsdbClient implements AutoCloseable {
      * @param listener the listener
      */
     public void addConnectionListener(ConnectionListener listener) {
-        connectionListeners.add(listener);
+        supervisor.addListener(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Unregisters a connection listener; it is not called after this returns, except for a call
+     * already running on the callback thread.
+     *
+     * @param listener the listener
+     * @return whether it was registered
+     */
+    public boolean removeConnectionListener(ConnectionListener listener) {
+        return supervisor.removeListener(listener);
     }
 
     /**
@@ -268,53 +263,35 @@ public final class OvsdbClient implements AutoCloseable {
      * @param listener the listener
      */
     public void addLockListener(LockListener listener) {
-        lockListeners.add(listener);
+        locks.addListener(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Unregisters a lock listener, e.g. when the component that owns a lock shuts down; it is not
+     * called after this returns, except for a call already running on the callback thread.
+     *
+     * @param listener the listener
+     * @return whether it was registered
+     */
+    public boolean removeLockListener(LockListener listener) {
+        return locks.removeListener(listener);
     }
 
     /**
      * Runs a transaction. The future completes once the server committed it and the cache holds
      * its effects. It fails with a {@link dev.ovnj.ovsdb.tx.TransactionException} (the server's
      * error, with the operation index), a {@link NotConnectedException} or
-     * {@link ConnectionClosedException} (retriable; a transaction in flight when the connection
-     * dropped is never resent, because it may have committed), or an
+     * {@link dev.ovnj.ovsdb.rpc.ConnectionClosedException} (retriable: the connection dropped
+     * before the reply, and a transaction in flight is never resent, because it may have
+     * committed), a {@link CommitUnconfirmedException} (not retriable: the server replied that it
+     * committed, but the connection failed before the cache was confirmed to hold it), or an
      * {@link dev.ovnj.ovsdb.rpc.RpcTimeoutException}.
      *
      * @param tx the transaction
      * @return the decoded result
      */
     public CompletableFuture<TransactionResult> transact(Transaction tx) {
-        Session s = current;
-        if (s == null || !s.synced) {
-            return CompletableFuture.failedFuture(new NotConnectedException(
-                    "not connected to " + options.database() + " (connecting to " + options.remotes() + ")"));
-        }
-        CompletableFuture<TransactionResult> result = new CompletableFuture<>();
-        s.rpc.call("transact", tx.toParams(), options.requestTimeout()).whenComplete((json, err) -> {
-            if (err != null) {
-                callbacks.execute(() -> result.completeExceptionally(unwrap(err)));
-                return;
-            }
-            TransactionResult decoded;
-            try {
-                decoded = tx.decode((ArrayNode) json);
-            } catch (RuntimeException e) {
-                callbacks.execute(() -> result.completeExceptionally(e));
-                return;
-            }
-            transactions.incrementAndGet();
-            // The server sends a committed transaction's monitor update before it reads our next
-            // request, so once this echo is answered every update of the commit has arrived; the
-            // callback executor then orders completion after their application to the cache.
-            s.call("echo", options.requestTimeout(), "ovnj-barrier").whenComplete((e, barrierErr) ->
-                    callbacks.execute(() -> {
-                        if (barrierErr != null) {
-                            result.completeExceptionally(unwrap(barrierErr));
-                        } else {
-                            result.complete(decoded);
-                        }
-                    }));
-        });
-        return result;
+        return transactions.transact(tx);
     }
 
     /**
@@ -336,11 +313,11 @@ public final class OvsdbClient implements AutoCloseable {
      * @return the {@code result}
      */
     public CompletableFuture<JsonNode> call(String method, ArrayNode params) {
-        Session s = current;
+        Session s = supervisor.current();
         if (s == null) {
             return CompletableFuture.failedFuture(new NotConnectedException("not connected"));
         }
-        return onCallbacks(s.rpc.call(method, params, options.requestTimeout()));
+        return callbacks.follow(s.rpc.call(method, params, options.requestTimeout()));
     }
 
     /**
@@ -350,7 +327,7 @@ public final class OvsdbClient implements AutoCloseable {
      * @return true if granted at once; otherwise {@link LockListener#locked} fires when it is
      */
     public CompletableFuture<Boolean> lock(String lockId) {
-        return reRequest("lock", lockId);
+        return locks.lock(lockId);
     }
 
     /**
@@ -360,24 +337,7 @@ public final class OvsdbClient implements AutoCloseable {
      * @return true once held
      */
     public CompletableFuture<Boolean> steal(String lockId) {
-        return reRequest("steal", lockId);
-    }
-
-    /**
-     * ovsdb-server refuses a second lock or steal for an id this connection already requested
-     * ("must issue unlock before new ..."), so an earlier request is withdrawn first.
-     */
-    private CompletableFuture<Boolean> reRequest(String method, String lockId) {
-        try {
-            OvsdbId.require("lock name", lockId);
-        } catch (IllegalArgumentException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        boolean earlier = !wantedLocks.add(lockId);
-        if (!earlier) {
-            return lockCall(method, lockId);
-        }
-        return lockCall("unlock", lockId).thenCompose(x -> lockCall(method, lockId));
+        return locks.steal(lockId);
     }
 
     /**
@@ -387,582 +347,70 @@ public final class OvsdbClient implements AutoCloseable {
      * @return completes when the server acknowledged
      */
     public CompletableFuture<Void> unlock(String lockId) {
-        wantedLocks.remove(lockId);
-        return lockCall("unlock", lockId).thenApply(x -> null);
+        return locks.unlock(lockId);
     }
 
     /**
      * Changes the {@code where} conditions of monitored tables without re-downloading the rest
      * ({@code monitor_cond_change}); the cache receives the rows that now match or no longer do.
+     * Once the server accepted them, the new conditions are also what every later connection
+     * monitors.
      *
      * @param tables the new per-table monitors (only their conditions are used)
      * @return completes when the server accepted the change
      */
     public CompletableFuture<Void> changeConditions(TableMonitor... tables) {
-        Session s = current;
+        Session s = supervisor.current();
         if (s == null || !s.synced) {
             return CompletableFuture.failedFuture(new NotConnectedException("not connected"));
         }
-        if (s.monitorMethod == MonitorMethod.MONITOR) {
-            return CompletableFuture.failedFuture(new UnsupportedOperationException(
-                    s.remote + " supports only plain monitor; conditions cannot be changed"));
-        }
-        ObjectNode req = JsonNodeFactory.instance.objectNode();
-        for (TableMonitor t : tables) {
-            ArrayNode one = req.putArray(t.table());
-            ObjectNode cond = one.addObject();
-            ArrayNode where = t.whereJson(s.schema.table(t.table()));
-            cond.set("where", where.isEmpty() ? JsonNodeFactory.instance.arrayNode().add(true) : where);
-        }
-        JsonNode id = JsonNodeFactory.instance.textNode(monitorId);
-        return onCallbacks(s.call("monitor_cond_change", options.requestTimeout(), id, id, req)).thenApply(x -> null);
+        return monitors.changeConditions(s, List.of(tables));
     }
 
     /**
-     * Opens a second, independent monitor ({@code monitor_cond}) on the current connection. Its
-     * updates go to {@code listener}, not to the cache; it ends with {@link SideMonitor#cancel()}
-     * ({@code monitor_cancel}) or when the connection closes, and is not re-opened on reconnect.
+     * Opens a second, independent monitor on the current connection. Its updates go to
+     * {@code listener}, not to the cache. It survives reconnects: on every new connection it is
+     * opened again with {@code monitor_cond_since} from the last transaction it saw, so the listener
+     * receives only what changed meanwhile; when the new server cannot resume, the listener
+     * receives the full contents again as rows of kind {@code INITIAL}, which replace what it had.
+     * It ends with {@link SideMonitor#cancel()}, when the client closes, or when a new server
+     * refuses it.
      *
      * @param request what to monitor
      * @param listener receives the initial contents, then every change
      * @return the monitor, once the server accepted it and the initial contents were delivered
      */
     public CompletableFuture<SideMonitor> monitor(MonitorRequest request, SideMonitor.Listener listener) {
-        Session s = current;
+        Session s = supervisor.current();
         if (s == null || !s.synced) {
             return CompletableFuture.failedFuture(new NotConnectedException("not connected"));
         }
-        String id = "ovnj-side-" + sideIds.incrementAndGet();
-        Side side = new Side(id, s, listener);
-        sideMonitors.put(id, side);
-        ObjectNode requests = request.toJson(s.schema, true);
-        CompletableFuture<SideMonitor> out = new CompletableFuture<>();
-        s.call("monitor_cond", options.requestTimeout(), options.database(), JsonNodeFactory.instance.textNode(id), requests)
-                .whenComplete((reply, err) -> callbacks.execute(() -> {
-                    if (err != null) {
-                        sideMonitors.remove(id);
-                        side.ended.complete(null);
-                        out.completeExceptionally(unwrap(err));
-                        return;
-                    }
-                    try {
-                        listener.onUpdate(UpdateBatch.fromUpdates2(reply, Optional.empty()));
-                    } catch (RuntimeException e) {
-                        LOG.warn("side monitor {} listener failed", id, e);
-                    }
-                    out.complete(side);
-                }));
-        s.rpc.closeFuture().thenRun(side::end);
-        return out;
+        return monitors.openSide(s, Objects.requireNonNull(request, "request"), Objects.requireNonNull(listener, "listener"));
     }
 
-    /** A side monitor's state; its listener runs on the callback thread. */
-    private final class Side implements SideMonitor {
-        private final String id;
-        private final Session session;
-        private final SideMonitor.Listener listener;
-        private final CompletableFuture<Void> ended = new CompletableFuture<>();
-
-        Side(String id, Session session, SideMonitor.Listener listener) {
-            this.id = id;
-            this.session = session;
-            this.listener = listener;
-        }
-
-        @Override
-        public String id() {
-            return id;
-        }
-
-        @Override
-        public CompletableFuture<Void> cancel() {
-            if (ended.isDone()) {
-                return CompletableFuture.completedFuture(null);
-            }
-            return onCallbacks(session.call("monitor_cancel", options.requestTimeout(), JsonNodeFactory.instance.textNode(id)))
-                    .thenRun(this::end);
-        }
-
-        @Override
-        public CompletableFuture<Void> ended() {
-            return ended;
-        }
-
-        void deliver(UpdateBatch batch) {
-            if (!ended.isDone()) {
-                listener.onUpdate(batch);
-            }
-        }
-
-        void end() {
-            sideMonitors.remove(id);
-            ended.complete(null);
-        }
-    }
-
-    /** Closes the connection and stops reconnecting; pending transactions fail as retriable. */
+    /**
+     * Closes the connection and stops reconnecting; pending transactions fail as retriable, side
+     * monitors end. When it returns, no thread of the client is left running.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        Session s = current;
-        if (s != null) {
-            s.close();
-        }
-        firstSync.completeExceptionally(new NotConnectedException("client closed before it synced"));
-        fire(ConnectionEvent.of(ConnectionEvent.Kind.CLOSED, null, null));
+        supervisor.close();
+        monitors.endAll();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-        callbackThread.shutdown();
+        callbacks.close();
+        // Netty notifies an event loop's termination on GlobalEventExecutor, whose thread is not a
+        // daemon and lingers for a second; wait for it so that close() leaves nothing behind.
         try {
-            callbackThread.awaitTermination(2, TimeUnit.SECONDS);
+            GlobalEventExecutor.INSTANCE.awaitInactivity(3, TimeUnit.SECONDS);
+        } catch (IllegalStateException neverStarted) {
+            // No listener ran there: nothing to wait for.
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    // ---- connection state machine (control event loop) ----
-
-    private void connectNext() {
-        if (closed) {
-            return;
-        }
-        List<Remote> remotes = options.remotes();
-        Remote remote = remotes.get(nextRemote % remotes.size());
-        nextRemote = (nextRemote + 1) % remotes.size();
-        fire(ConnectionEvent.of(ConnectionEvent.Kind.CONNECTING, remote, null));
-        openSession(remote)
-                .thenCompose(s -> handshake(s).whenComplete((ok, e) -> {
-                    if (e != null) {
-                        s.close();
-                    }
-                }))
-                .whenCompleteAsync((session, err) -> {
-                    if (err != null) {
-                        attemptFailed(remote, lateTlsRefusal(remote, unwrap(err)));
-                    }
-                }, control);
-    }
-
-    /**
-     * With TLS 1.3 the server checks the client's certificate after the client considers the
-     * handshake done, so a refused certificate shows up as the connection closing during the first
-     * request; it is reported like any other handshake failure, naming the certificate file.
-     */
-    private Throwable lateTlsRefusal(Remote remote, Throwable cause) {
-        if (remote.kind() != Remote.Kind.SSL || !(cause instanceof ConnectionClosedException)) {
-            return cause;
-        }
-        for (Throwable t = cause.getCause(); t != null; t = t.getCause()) {
-            if (t instanceof SSLException) {
-                return new ConnectionRejectedException("TLS handshake with " + remote + " failed: "
-                        + TlsFailures.describe(t, options.tls().orElseThrow()), t);
-            }
-        }
-        return cause;
-    }
-
-    private void attemptFailed(Remote remote, Throwable cause) {
-        if (closed) {
-            return;
-        }
-        LOG.debug("connection attempt to {} failed", remote, cause);
-        fire(ConnectionEvent.of(ConnectionEvent.Kind.DISCONNECTED, remote, cause));
-        failuresThisRound++;
-        if (cause instanceof SchemaMismatchException) {
-            mismatchesThisRound++;
-        }
-        if (failuresThisRound < options.remotes().size()) {
-            // As OVS does: one immediate try of every remote before backing off.
-            connectNext();
-            return;
-        }
-        // Retrying cannot help a first connection that every server refuses for its schema; once
-        // synced, a refusal may be a rolling upgrade in progress, so the client keeps trying.
-        if (mismatchesThisRound == options.remotes().size() && !firstSync.isDone()) {
-            LOG.error("stopped connecting to {}: {}", options.remotes(), cause.getMessage());
-            firstSync.completeExceptionally(cause);
-            return;
-        }
-        failuresThisRound = 0;
-        mismatchesThisRound = 0;
-        long base = backoff.toMillis();
-        long jittered = base == 0 ? 0 : base / 2 + ThreadLocalRandom.current().nextLong(base / 2 + 1);
-        backoff = min(backoff.multipliedBy(2), options.maxBackoff());
-        if (backoff.isZero()) {
-            backoff = options.maxBackoff();
-        }
-        LOG.info("no usable server among {} (last: {}); retrying in {} ms", options.remotes(), cause.toString(), jittered);
-        control.schedule(this::connectNext, jittered, TimeUnit.MILLISECONDS);
-    }
-
-    private void sessionEnded(Session s, Throwable cause) {
-        control.execute(() -> {
-            if (current != s) {
-                return;
-            }
-            current = null;
-            if (closed) {
-                return;
-            }
-            LOG.info("disconnected from {}: {}", s.remote, cause == null ? "closed" : cause.getMessage());
-            fire(ConnectionEvent.of(ConnectionEvent.Kind.DISCONNECTED, s.remote, cause));
-            failuresThisRound = 0;
-            mismatchesThisRound = 0;
-            connectNext();
-        });
-    }
-
-    private CompletableFuture<Session> openSession(Remote remote) {
-        CompletableFuture<Session> out = new CompletableFuture<>();
-        SslContext ssl;
-        try {
-            ssl = remote.kind() == Remote.Kind.SSL ? options.tls().orElseThrow().newContext() : null;
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        long id = sessionIds.incrementAndGet();
-        Session[] holder = new Session[1];
-        RpcConnection rpc = new RpcConnection(Runnable::run,
-                n -> callbacks.execute(() -> onNotification(holder[0], n)), options.maxPendingRequests());
-        Bootstrap b = new Bootstrap().group(group)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) options.connectTimeout().toMillis())
-                .handler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        if (ssl != null) {
-                            ch.pipeline().addLast("tls", ssl.newHandler(ch.alloc(), remote.host(), remote.port()));
-                        }
-                        RpcPipeline.configure(ch.pipeline(), options.frameLimits(), options.probeInterval(), rpc);
-                    }
-                });
-        if (remote.kind() == Remote.Kind.UNIX) {
-            b.channel(EpollDomainSocketChannel.class);
-        } else {
-            b.channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class);
-            b.option(ChannelOption.TCP_NODELAY, true);
-        }
-        ChannelFuture cf = b.connect(remote.socketAddress());
-        cf.addListener(f -> {
-            if (!f.isSuccess()) {
-                out.completeExceptionally(new ConnectionRejectedException("cannot connect to " + remote + ": " + f.cause().getMessage(), f.cause()));
-                return;
-            }
-            Channel ch = cf.channel();
-            Session s = new Session(id, remote, ch, rpc);
-            holder[0] = s;
-            rpc.closeFuture().thenAccept(cause -> sessionEnded(s, cause));
-            SslHandler tls = ch.pipeline().get(SslHandler.class);
-            if (tls == null) {
-                out.complete(s);
-                return;
-            }
-            tls.handshakeFuture().addListener(h -> {
-                if (h.isSuccess()) {
-                    out.complete(s);
-                } else {
-                    ch.close();
-                    out.completeExceptionally(new ConnectionRejectedException("TLS handshake with " + remote + " failed: "
-                            + TlsFailures.describe(h.cause(), options.tls().orElseThrow()), h.cause()));
-                }
-            });
-        });
-        return out;
-    }
-
-    /** Server checks, schema, monitors: everything between an open socket and a synced cache. */
-    private CompletableFuture<Session> handshake(Session s) {
-        return checkServer(s)
-                .thenCompose(x -> s.call("get_schema", options.requestTimeout(), options.database()))
-                .thenCompose(schemaJson -> {
-                    s.schema = DatabaseSchema.parse(schemaJson);
-                    for (String missing : options.monitor().missingTables(s.schema)) {
-                        LOG.warn("table {} is not in {}'s schema {}; it is not monitored", missing, s.remote,
-                                s.schema.version().orElse("(no version)"));
-                    }
-                    options.model().ifPresent(model -> checkModel(s, model));
-                    // Without this a server drops the connection when the schema changes (ovsdb-server(7)).
-                    return s.call("set_db_change_aware", options.requestTimeout(), true)
-                            .handle((ok, err) -> null);
-                })
-                .thenCompose(x -> monitor(s, MonitorMethod.MONITOR_COND_SINCE))
-                .thenApply(x -> s);
-    }
-
-    private void checkModel(Session s, DatabaseModel model) {
-        CompatibilityReport report = SchemaCompatibility.check(model, s.schema);
-        if (!report.isCompatible()) {
-            if (options.compatibility() == Compatibility.STRICT) {
-                throw new SchemaMismatchException(s.remote.toString(), report);
-            }
-            LOG.warn("{} does not fully fit the model; disabled: {}", s.remote, report.describe());
-        }
-        s.compatibility = report;
-    }
-
-    private CompletableFuture<Void> checkServer(Session s) {
-        ObjectNode req = JsonNodeFactory.instance.objectNode();
-        ObjectNode db = req.putObject("Database");
-        db.putArray("columns").add("name").add("model").add("connected").add("leader").add("index");
-        db.putArray("where").add(JsonNodeFactory.instance.arrayNode().add("name").add("==").add(options.database()));
-        return s.call("monitor_cond", options.requestTimeout(), SERVER_DB, SERVER_MONITOR_ID, req)
-                .handle((reply, err) -> {
-                    if (err != null) {
-                        Throwable e = unwrap(err);
-                        if (e instanceof RpcErrorException) {
-                            // Servers before OVS 2.9 have no _Server database: nothing to check.
-                            return null;
-                        }
-                        throw new CompletionException(e);
-                    }
-                    LOG.debug("{} _Server reply {}", s.remote, reply);
-                    ServerCheck check = ServerCheck.fromUpdates2(reply, options.database(), null);
-                    if (check == null) {
-                        throw new ConnectionRejectedException(s.remote + " does not serve database " + options.database());
-                    }
-                    s.clustered = check.clustered();
-                    if (check.clustered()) {
-                        if (!check.connected()) {
-                            throw new ConnectionRejectedException(s.remote + " is not connected to its cluster");
-                        }
-                        if (options.leaderOnly() && !check.leader()) {
-                            throw new ConnectionRejectedException(s.remote + " is not the cluster leader");
-                        }
-                    }
-                    serverCheck = check;
-                    return check;
-                })
-                .thenComposeAsync(check -> {
-                    if (check != null && check.index().isPresent()) {
-                        long idx = check.index().getAsLong();
-                        if (idx < maxIndexSeen) {
-                            throw new ConnectionRejectedException(s.remote + " is behind the cluster (log index " + idx
-                                    + " < " + maxIndexSeen + " already seen)");
-                        }
-                        maxIndexSeen = idx;
-                    }
-                    return CompletableFuture.completedFuture((Void) null);
-                }, control);
-    }
-
-    private CompletableFuture<Void> monitor(Session s, MonitorMethod method) {
-        boolean conditional = method.conditional();
-        if (!conditional && options.monitor().conditional()) {
-            return CompletableFuture.failedFuture(new ConnectionRejectedException(s.remote
-                    + " supports only plain monitor, but the monitor request has where conditions"));
-        }
-        ObjectNode requests = options.monitor().toJson(s.schema, conditional);
-        JsonNode id = JsonNodeFactory.instance.textNode(monitorId);
-        String since = lastTxnId;
-        long bytesBefore = s.bytesReceived();
-        CompletableFuture<JsonNode> reply = method == MonitorMethod.MONITOR_COND_SINCE
-                ? s.call(method.method(), options.requestTimeout(), options.database(), id, requests, since == null ? ZERO_TXN : since)
-                : s.call(method.method(), options.requestTimeout(), options.database(), id, requests);
-        s.monitorMethod = method;
-        s.monitoredTables = options.monitor().resolve(s.schema).stream().map(TableMonitor::table).toList();
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        reply.whenComplete((json, err) -> {
-            if (err != null) {
-                Throwable e = unwrap(err);
-                if (e instanceof RpcErrorException rpcErr && "unknown method".equals(rpcErr.error()) && method.fallback() != null) {
-                    LOG.info("{} does not support {}; falling back to {}", s.remote, method.method(), method.fallback().method());
-                    monitor(s, method.fallback()).whenComplete((v, e2) -> {
-                        if (e2 != null) {
-                            done.completeExceptionally(e2);
-                        } else {
-                            done.complete(null);
-                        }
-                    });
-                } else {
-                    done.completeExceptionally(e);
-                }
-                return;
-            }
-            // Applied on the callback thread, in wire order with the notifications that follow.
-            callbacks.execute(() -> {
-                try {
-                    applyInitial(s, method, json, bytesBefore);
-                    done.complete(null);
-                } catch (RuntimeException e) {
-                    done.completeExceptionally(e);
-                }
-            });
-        });
-        return done;
-    }
-
-    private void applyInitial(Session s, MonitorMethod method, JsonNode reply, long bytesBefore) {
-        boolean resumed = false;
-        UpdateBatch batch;
-        switch (method) {
-            case MONITOR_COND_SINCE -> {
-                if (!reply.isArray() || reply.size() != 3) {
-                    throw new dev.ovnj.ovsdb.monitor.MonitorProtocolException("monitor_cond_since reply is not [found, last-txn-id, updates]: " + abbreviate(reply));
-                }
-                resumed = reply.get(0).asBoolean();
-                batch = UpdateBatch.fromUpdates2(reply.get(2), Optional.of(reply.get(1).asText()));
-            }
-            case MONITOR_COND -> batch = UpdateBatch.fromUpdates2(reply, Optional.empty());
-            default -> batch = UpdateBatch.fromUpdates(reply, true);
-        }
-        boolean sameSchema = s.schema.equals(cache.schema());
-        if (resumed && sameSchema) {
-            cache.apply(batch);
-            resumedSyncs.incrementAndGet();
-        } else {
-            cache.replace(s.schema, s.monitoredTables, batch);
-            fullSyncs.incrementAndGet();
-        }
-        lastTxnId = batch.lastTxnId().filter(t -> !ZERO_TXN.equals(t)).orElse(null);
-        lastSyncBytes.set(s.bytesReceived() - bytesBefore);
-        s.synced = true;
-        connects.incrementAndGet();
-        control.execute(() -> {
-            backoff = options.minBackoff();
-            failuresThisRound = 0;
-            mismatchesThisRound = 0;
-        });
-        compatibility = s.compatibility;
-        current = s;
-        // If the connection closed after the monitor reply but before this point, sessionEnded
-        // ignored it (the session was not current yet); report it again so that the client
-        // reconnects instead of staying "synced" on a dead connection. Both sides write before
-        // they read (current here, the close future there), so one of them sees the other.
-        if (s.rpc.closeFuture().isDone()) {
-            sessionEnded(s, s.rpc.closeFuture().join());
-        }
-        LOG.info("connected to {} ({} {}, {} rows, {})", s.remote, options.database(),
-                s.schema.version().orElse("?"), cache.size(), resumed ? "resumed with monitor_cond_since" : "full sync");
-        fire(ConnectionEvent.of(ConnectionEvent.Kind.CONNECTED, s.remote, null));
-        fire(ConnectionEvent.of(ConnectionEvent.Kind.SYNCED, s.remote, null));
-        for (String lock : wantedLocks) {
-            lockCall("lock", lock).whenComplete((granted, err) -> {
-                if (Boolean.TRUE.equals(granted)) {
-                    lockListeners.forEach(l -> l.locked(lock));
-                }
-            });
-        }
-        firstSync.complete(this);
-    }
-
-    // ---- notifications (callback thread) ----
-
-    private void onNotification(Session s, RpcNotification n) {
-        if (s == null) {
-            return;
-        }
-        ArrayNode p = n.params();
-        try {
-            switch (n.method()) {
-                case "update3" -> {
-                    if (isOurs(p)) {
-                        String txn = p.get(1).asText();
-                        cache.apply(UpdateBatch.fromUpdates2(p.get(2), Optional.of(txn)));
-                        lastTxnId = txn;
-                    }
-                }
-                case "update2" -> {
-                    Side side = p.size() >= 2 ? sideMonitors.get(p.get(0).asText()) : null;
-                    if (side != null) {
-                        side.deliver(UpdateBatch.fromUpdates2(p.get(1), Optional.empty()));
-                    } else if (p.size() >= 2 && SERVER_MONITOR_ID.equals(p.get(0).asText())) {
-                        onServerUpdate(s, p.get(1));
-                    } else if (isOurs(p)) {
-                        cache.apply(UpdateBatch.fromUpdates2(p.get(1), Optional.empty()));
-                    }
-                }
-                case "update" -> {
-                    if (isOurs(p)) {
-                        cache.apply(UpdateBatch.fromUpdates(p.get(1), false));
-                    }
-                }
-                case "locked" -> lockListeners.forEach(l -> l.locked(p.get(0).asText()));
-                case "stolen" -> lockListeners.forEach(l -> l.stolen(p.get(0).asText()));
-                case "monitor_canceled" -> {
-                    Side side = p.size() >= 1 ? sideMonitors.get(p.get(0).asText()) : null;
-                    if (side != null) {
-                        side.end();
-                        return;
-                    }
-                    LOG.info("{} canceled the monitor (database changed or removed); resyncing", s.remote);
-                    s.close();
-                }
-                default -> LOG.debug("ignoring notification {}", n.method());
-            }
-        } catch (CacheInconsistencyException e) {
-            inconsistencies.incrementAndGet();
-            LOG.warn("update from {} does not fit the cache ({}); dropping the connection to resync", s.remote, e.getMessage());
-            lastTxnId = null;
-            s.close();
-        } catch (RuntimeException e) {
-            LOG.warn("bad {} notification from {} ({}); dropping the connection to resync", n.method(), s.remote, e.getMessage());
-            lastTxnId = null;
-            s.close();
-        }
-    }
-
-    private boolean isOurs(ArrayNode p) {
-        return p.size() >= 2 && monitorId.equals(p.get(0).asText());
-    }
-
-    private void onServerUpdate(Session s, JsonNode updates) {
-        ServerCheck check = ServerCheck.fromUpdates2(JsonNodeFactory.instance.objectNode().set("Database", updates.path("Database")),
-                options.database(), serverCheck);
-        if (check == null) {
-            return;
-        }
-        serverCheck = check;
-        if (check.clustered() && options.leaderOnly() && !check.leader()) {
-            LOG.info("{} is no longer the cluster leader; reconnecting to the new leader", s.remote);
-            fire(ConnectionEvent.of(ConnectionEvent.Kind.LEADER_CHANGED, s.remote, null));
-            s.close();
-        } else if (check.clustered() && !check.connected()) {
-            LOG.info("{} lost its cluster connection; reconnecting", s.remote);
-            s.close();
-        }
-    }
-
-    // ---- helpers ----
-
-    private CompletableFuture<Boolean> lockCall(String method, String lockId) {
-        Session s = current;
-        if (s == null) {
-            return CompletableFuture.failedFuture(new NotConnectedException("not connected; the lock is requested on connect"));
-        }
-        return onCallbacks(s.call(method, options.requestTimeout(), lockId)).thenApply(r -> r.path("locked").asBoolean(false));
-    }
-
-    private <T> CompletableFuture<T> onCallbacks(CompletableFuture<T> f) {
-        CompletableFuture<T> out = new CompletableFuture<>();
-        f.whenComplete((v, e) -> callbacks.execute(() -> {
-            if (e != null) {
-                out.completeExceptionally(unwrap(e));
-            } else {
-                out.complete(v);
-            }
-        }));
-        return out;
-    }
-
-    private void fire(ConnectionEvent event) {
-        if (connectionListeners.isEmpty()) {
-            return;
-        }
-        callbacks.execute(() -> connectionListeners.forEach(l -> {
-            try {
-                l.onEvent(event);
-            } catch (RuntimeException e) {
-                LOG.warn("connection listener failed", e);
-            }
-        }));
-    }
-
-    static Throwable unwrap(Throwable t) {
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 
     static <T> T await(CompletableFuture<T> f, Duration timeout, String what) {
@@ -974,21 +422,12 @@ public final class OvsdbClient implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new NotConnectedException("interrupted while waiting for " + what);
         } catch (ExecutionException e) {
-            Throwable cause = unwrap(e);
+            Throwable cause = CallbackThread.unwrap(e);
             if (cause instanceof RuntimeException re) {
                 throw re;
             }
             throw new CompletionException(cause);
         }
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
-    }
-
-    private static String abbreviate(JsonNode n) {
-        String s = String.valueOf(n);
-        return s.length() > 100 ? s.substring(0, 100) + "..." : s;
     }
 
     /** Builds an {@link OvsdbClient}; defaults follow OVS (probe 5 s, leader-only, backoff up to 8 s). */

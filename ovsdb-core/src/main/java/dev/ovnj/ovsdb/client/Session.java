@@ -24,8 +24,11 @@ final class Session {
     volatile MonitorMethod monitorMethod;
     volatile List<String> monitoredTables = List.of();
     volatile boolean synced;
-    volatile boolean clustered;
+    /** The server's latest {@code _Server} row for the database; written on the callback thread only after the handshake. */
+    volatile ServerCheck serverCheck;
     volatile CompatibilityReport compatibility;
+    /** Confirms writes when the server does not order updates before replies; see {@link WriteConfirmation}. */
+    volatile WriteConfirmation confirmation = WriteConfirmation.ORDERED;
 
     Session(long id, Remote remote, Channel channel, RpcConnection rpc) {
         this.id = id;
@@ -46,6 +49,15 @@ final class Session {
             }
         }
         return rpc.call(method, arr, timeout);
+    }
+
+    ServerModel model() {
+        ServerCheck check = serverCheck;
+        return check == null ? ServerModel.UNKNOWN : check.model();
+    }
+
+    boolean isOpen() {
+        return !rpc.closeFuture().isDone();
     }
 
     long bytesReceived() {

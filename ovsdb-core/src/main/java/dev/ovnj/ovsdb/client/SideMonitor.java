@@ -5,9 +5,10 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A monitor besides the one that feeds the cache, opened with {@link OvsdbClient#monitor}: its
- * initial contents and every later change go to its own listener. It lives on the connection it
- * was opened on; {@link #cancel()} ends it with {@code monitor_cancel}, and a disconnect ends it
- * too ({@link #ended()} completes either way).
+ * initial contents and every later change go to its own listener. It survives reconnects: the
+ * client opens it again on every new connection, resuming from the last transaction it saw
+ * ({@code monitor_cond_since}). {@link #cancel()} ends it with {@code monitor_cancel}; closing the
+ * client ends it too, and a new server that refuses it ends it with that refusal.
  */
 public interface SideMonitor {
 
@@ -27,7 +28,8 @@ public interface SideMonitor {
     CompletableFuture<Void> cancel();
 
     /**
-     * Completes when the monitor ended: cancelled, cancelled by the server, or its connection closed.
+     * Completes when the monitor ended: cancelled or the client closed (normally), or refused by
+     * the server of a new connection (exceptionally, with the server's error).
      *
      * @return the end of the monitor
      */
@@ -38,6 +40,8 @@ public interface SideMonitor {
     interface Listener {
         /**
          * One batch: the initial contents (rows of kind INITIAL), then one batch per transaction.
+         * After a reconnect that could not resume, the full contents arrive again as INITIAL rows
+         * and replace everything received before.
          *
          * @param batch the row updates, not applied to any cache
          */

@@ -1,5 +1,6 @@
 package dev.ovnj.ovsdb.data;
 
+import dev.ovnj.ovsdb.OvsdbException;
 import dev.ovnj.ovsdb.schema.ColumnType;
 import java.util.Optional;
 
@@ -8,7 +9,7 @@ import java.util.Optional;
  * type. The exception is immutable; {@link #withColumn(String, String)} returns a copy that also
  * names the column.
  */
-public final class ValueTypeException extends RuntimeException {
+public final class ValueTypeException extends OvsdbException {
 
     private static final long serialVersionUID = 1L;
 

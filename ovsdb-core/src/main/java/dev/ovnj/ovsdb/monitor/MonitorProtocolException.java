@@ -1,7 +1,9 @@
 package dev.ovnj.ovsdb.monitor;
 
+import dev.ovnj.ovsdb.OvsdbException;
+
 /** A monitor reply or notification does not have the shape RFC 7047 or ovsdb-server(7) gives it. */
-public final class MonitorProtocolException extends RuntimeException {
+public final class MonitorProtocolException extends OvsdbException {
     private static final long serialVersionUID = 1L;
 
     /**
@@ -10,6 +12,6 @@ public final class MonitorProtocolException extends RuntimeException {
      * @param message what is wrong, naming the table and row
      */
     public MonitorProtocolException(String message) {
-        super(message);
+        super(message, null);
     }
 }

@@ -60,6 +60,27 @@ public final class MonitorRequest {
     }
 
     /**
+     * Returns a copy in which the given tables filter rows by new conditions, keeping their
+     * columns and select flags; other tables are unchanged. A table this request does not monitor
+     * is ignored.
+     *
+     * @param changes one monitor per table whose {@code where} replaces the current one
+     * @return the new request
+     */
+    public MonitorRequest withConditions(List<TableMonitor> changes) {
+        Map<String, TableMonitor> m = new LinkedHashMap<>(tables);
+        for (TableMonitor change : changes) {
+            TableMonitor old = m.get(change.table());
+            if (old == null && !allTables) {
+                continue;
+            }
+            TableMonitor base = old != null ? old : TableMonitor.all(change.table());
+            m.put(change.table(), new TableMonitor(change.table(), base.columns(), change.where(), base.select()));
+        }
+        return new MonitorRequest(m, allTables);
+    }
+
+    /**
      * The per-table monitors resolved against a server's schema.
      *
      * @param schema the server's schema
@@ -68,7 +89,7 @@ public final class MonitorRequest {
     public List<TableMonitor> resolve(DatabaseSchema schema) {
         List<TableMonitor> out = new ArrayList<>();
         for (String name : schema.tables().keySet()) {
-            TableMonitor t = allTables ? TableMonitor.all(name) : tables.get(name);
+            TableMonitor t = allTables ? tables.getOrDefault(name, TableMonitor.all(name)) : tables.get(name);
             if (t != null) {
                 out.add(t);
             }

@@ -1,10 +1,12 @@
 package dev.ovnj.ovsdb.rpc;
 
+import dev.ovnj.ovsdb.OvsdbException;
+
 /**
  * Base of the failures an OVSDB call can end with, telling callers whether trying again
  * (possibly on a new connection) may succeed.
  */
-public abstract class OvsdbRpcException extends RuntimeException {
+public abstract class OvsdbRpcException extends OvsdbException {
 
     private static final long serialVersionUID = 1L;
 

@@ -1,9 +1,10 @@
 package dev.ovnj.ovsdb.schema;
 
+import dev.ovnj.ovsdb.OvsdbException;
 import java.util.Optional;
 
 /** Thrown when a database schema does not follow RFC 7047 section 3.2; the message names the location. */
-public final class SchemaParseException extends RuntimeException {
+public final class SchemaParseException extends OvsdbException {
 
     private static final long serialVersionUID = 1L;
 
@@ -18,7 +19,7 @@ public final class SchemaParseException extends RuntimeException {
      * @param problem what is wrong
      */
     public SchemaParseException(String location, String problem) {
-        super(location.isEmpty() ? problem : location + ": " + problem);
+        super(location.isEmpty() ? problem : location + ": " + problem, null);
         this.location = location;
     }
 

@@ -1,5 +1,6 @@
 package dev.ovnj.ovsdb.tx;
 
+import dev.ovnj.ovsdb.OvsdbException;
 import java.util.Optional;
 import java.util.Set;
 
@@ -14,7 +15,7 @@ import java.util.Set;
  * clustered server lost leadership). All other errors will recur if the same transaction is
  * resent.
  */
-public class TransactionException extends RuntimeException {
+public class TransactionException extends OvsdbException {
 
     private static final long serialVersionUID = 1L;
 
@@ -37,7 +38,7 @@ public class TransactionException extends RuntimeException {
      * @param details the {@code details} string, or null if the server gave none
      */
     public TransactionException(int operationIndex, Operation operation, String error, String details) {
-        super(message(operationIndex, operation, error, details));
+        super(message(operationIndex, operation, error, details), null);
         this.operationIndex = operationIndex;
         this.operation = operation;
         this.error = error;

@@ -1,10 +1,12 @@
 package dev.ovnj.ovsdb.wire;
 
+import dev.ovnj.ovsdb.OvsdbException;
+
 /**
  * A violation of the OVSDB wire protocol by the peer. The connection that produced it cannot be
  * trusted to stay in sync and is closed.
  */
-public class ProtocolException extends RuntimeException {
+public class ProtocolException extends OvsdbException {
 
     private static final long serialVersionUID = 1L;
 
@@ -14,7 +16,7 @@ public class ProtocolException extends RuntimeException {
      * @param message what was violated, naming the limit or problem
      */
     public ProtocolException(String message) {
-        super(message);
+        super(message, null);
     }
 
     /**

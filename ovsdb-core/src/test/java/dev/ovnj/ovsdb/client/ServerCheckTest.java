@@ -16,15 +16,15 @@ class ServerCheckTest {
         // As ovsdb-server sends a follower's row: leader=false is left out.
         ServerCheck c = ServerCheck.fromUpdates2(json("{\"Database\":{\"a112befa-c0e4-4328-b3b0-8ab8074e2d6e\":{\"initial\":"
                 + "{\"connected\":true,\"model\":\"clustered\",\"name\":\"OVN_Northbound\",\"index\":5}}}}"), "OVN_Northbound", null);
-        assertThat(c).isEqualTo(new ServerCheck(true, true, true, false, java.util.OptionalLong.of(5)));
+        assertThat(c).isEqualTo(new ServerCheck(true, ServerModel.CLUSTERED, true, false, java.util.OptionalLong.of(5)));
     }
 
     @Test
     void modifyKeepsUnchangedColumns() throws Exception {
-        ServerCheck before = new ServerCheck(true, true, true, true, java.util.OptionalLong.of(5));
+        ServerCheck before = new ServerCheck(true, ServerModel.CLUSTERED, true, true, java.util.OptionalLong.of(5));
         ServerCheck c = ServerCheck.fromUpdates2(json("{\"Database\":{\"a112befa-c0e4-4328-b3b0-8ab8074e2d6e\":{\"modify\":"
                 + "{\"leader\":false}}}}"), "OVN_Northbound", before);
-        assertThat(c).isEqualTo(new ServerCheck(true, true, true, false, java.util.OptionalLong.of(5)));
+        assertThat(c).isEqualTo(new ServerCheck(true, ServerModel.CLUSTERED, true, false, java.util.OptionalLong.of(5)));
     }
 
     @Test

@@ -41,10 +41,14 @@ class SideMonitorIT {
     }
 
     @Test
-    void sideMonitorEndsWithItsConnection() throws Exception {
-        try (OvsdbServer server = OvsdbServer.start(); OvsdbClient client = Clients.connect(server.remote())) {
+    void sideMonitorOutlivesItsConnectionAndEndsWithTheClient() throws Exception {
+        try (OvsdbServer server = OvsdbServer.start()) {
+            OvsdbClient client = Clients.connect(server.remote());
             SideMonitor side = client.monitor(MonitorRequest.tables("Logical_Router"), b -> { }).get(20, TimeUnit.SECONDS);
             server.kill();
+            Await.until(WAIT, "disconnect noticed", () -> !client.isSynced());
+            assertThat(side.ended()).isNotDone();
+            client.close();
             side.ended().get(20, TimeUnit.SECONDS);
             assertThat(side.cancel()).isDone();
         }

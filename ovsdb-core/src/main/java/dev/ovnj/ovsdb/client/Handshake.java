@@ -1,0 +1,110 @@
+package dev.ovnj.ovsdb.client;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ovnj.ovsdb.rpc.RpcErrorException;
+import dev.ovnj.ovsdb.schema.DatabaseSchema;
+import dev.ovnj.ovsdb.typed.Compatibility;
+import dev.ovnj.ovsdb.typed.CompatibilityReport;
+import dev.ovnj.ovsdb.typed.DatabaseModel;
+import dev.ovnj.ovsdb.typed.SchemaCompatibility;
+import dev.ovnj.ovsdb.typed.SchemaMismatchException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gate between an open socket and a session that may be monitored: the {@code _Server} check
+ * (database served; cluster member connected, leader if wanted, not behind a log index already
+ * seen; relay connected to its source), the schema, the model check and
+ * {@code set_db_change_aware}. Like Lettuce's handshake handler, nothing downstream sees a session
+ * that has not passed it. It also picks how the session confirms writes ({@link WriteConfirmation}).
+ */
+final class Handshake {
+    static final String SERVER_DB = "_Server";
+    static final String SERVER_MONITOR_ID = "ovnj-server";
+    private static final Logger LOG = LoggerFactory.getLogger(Handshake.class);
+
+    private final ClientOptions options;
+    // The highest cluster log index any server reported: a member behind it has missed commits.
+    private long maxIndexSeen = -1;
+
+    Handshake(ClientOptions options) {
+        this.options = options;
+    }
+
+    /**
+     * Runs the handshake.
+     *
+     * @param s a freshly opened session
+     * @return the same session, ready for its monitors
+     */
+    CompletableFuture<Session> run(Session s) {
+        return checkServer(s)
+                .thenCompose(x -> s.call("get_schema", options.requestTimeout(), options.database()))
+                .thenCompose(schemaJson -> {
+                    s.schema = DatabaseSchema.parse(schemaJson);
+                    for (String missing : options.monitor().missingTables(s.schema)) {
+                        LOG.warn("table {} is not in {}'s schema {}; it is not monitored", missing, s.remote,
+                                s.schema.version().orElse("(no version)"));
+                    }
+                    options.model().ifPresent(model -> checkModel(s, model));
+                    // Without this a server drops the connection when the schema changes (ovsdb-server(7)).
+                    return s.call("set_db_change_aware", options.requestTimeout(), true).handle((ok, err) -> null);
+                })
+                .thenApply(x -> s);
+    }
+
+    private void checkModel(Session s, DatabaseModel model) {
+        CompatibilityReport report = SchemaCompatibility.check(model, s.schema);
+        if (!report.isCompatible()) {
+            if (options.compatibility() == Compatibility.STRICT) {
+                throw new SchemaMismatchException(s.remote.toString(), report);
+            }
+            LOG.warn("{} does not fully fit the model; disabled: {}", s.remote, report.describe());
+        }
+        s.compatibility = report;
+    }
+
+    private CompletableFuture<Void> checkServer(Session s) {
+        ObjectNode req = JsonNodeFactory.instance.objectNode();
+        ObjectNode db = req.putObject("Database");
+        db.putArray("columns").add("name").add("model").add("connected").add("leader").add("index");
+        db.putArray("where").add(JsonNodeFactory.instance.arrayNode().add("name").add("==").add(options.database()));
+        return s.call("monitor_cond", options.requestTimeout(), SERVER_DB, SERVER_MONITOR_ID, req)
+                .handle((reply, err) -> {
+                    if (err != null) {
+                        Throwable e = CallbackThread.unwrap(err);
+                        if (e instanceof RpcErrorException) {
+                            // Servers before OVS 2.9 have no _Server database: nothing to check, and
+                            // nothing says they send updates before replies, so writes use a barrier.
+                            s.confirmation = WriteConfirmation.barrier(s, options.requestTimeout());
+                            return null;
+                        }
+                        throw new CompletionException(e);
+                    }
+                    LOG.debug("{} _Server reply {}", s.remote, reply);
+                    ServerCheck check = ServerCheck.fromUpdates2(reply, options.database(), null);
+                    if (check == null) {
+                        throw new ConnectionRejectedException(s.remote + " does not serve database " + options.database());
+                    }
+                    check.refusal(options.leaderOnly()).ifPresent(why -> {
+                        throw new ConnectionRejectedException(s.remote + " " + why);
+                    });
+                    if (check.index().isPresent()) {
+                        advanceIndex(s, check.index().getAsLong());
+                    }
+                    s.serverCheck = check;
+                    return null;
+                });
+    }
+
+    private synchronized void advanceIndex(Session s, long idx) {
+        if (idx < maxIndexSeen) {
+            throw new ConnectionRejectedException(s.remote + " is behind the cluster (log index " + idx
+                    + " < " + maxIndexSeen + " already seen)");
+        }
+        maxIndexSeen = idx;
+    }
+}
