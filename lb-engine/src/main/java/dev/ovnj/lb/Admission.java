@@ -159,7 +159,9 @@ final class Admission {
                 }
                 Set<String> shared = new LinkedHashSet<>(c.targets());
                 shared.retainAll(mine);
-                if (!shared.isEmpty()) {
+                boolean seenInDatabase = out.stream().anyMatch(x -> x.name().equals(c.rowName())
+                        && x.owner().filter(c.key().owner()::equals).isPresent());
+                if (!shared.isEmpty() && !seenInDatabase) {
                     out.add(new ConflictingRow("desired", c.rowName(), Optional.empty(), Optional.of(c.key().owner()), key,
                             shared.iterator().next().replace(':', ' ')));
                 }

@@ -128,7 +128,7 @@ final class EngineLoop {
         List<CacheEvent> copy = List.copyOf(events);
         long seen = System.nanoTime();
         step("cache events", () -> {
-            for (SpecKey k : mapper.map(copy, client.cache())) {
+            for (SpecKey k : mapper.map(copy, client.cache(), counters)) {
                 mark(k, seen, false);
             }
             schedulePass();

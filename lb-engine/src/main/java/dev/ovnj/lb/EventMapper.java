@@ -33,26 +33,36 @@ final class EventMapper {
         this.vips = vips;
     }
 
-    Set<SpecKey> map(List<CacheEvent> events, RowCache cache) {
+    /** Events mapped per cache read, so a huge batch never holds the client's update thread for long. */
+    private static final int CHUNK = 256;
+
+    Set<SpecKey> map(List<CacheEvent> events, RowCache cache, EngineCounters counters) {
         Set<SpecKey> out = new LinkedHashSet<>();
-        cache.read(() -> {
-            for (CacheEvent e : events) {
-                Row before = before(e);
-                Row after = after(e);
-                switch (e.table()) {
-                    case "Load_Balancer" -> loadBalancer(before, after, out);
-                    case "Logical_Router" -> target("router", before, after, cache, out);
-                    case "Logical_Switch" -> target("switch", before, after, cache, out);
-                    case "Load_Balancer_Group" -> group(before, after, cache, out);
-                    case "Logical_Router_Port" -> routerPort(e.uuid(), before, after, cache, out);
-                    default -> {
-                        // NAT and anything else monitored: no spec depends on them.
-                    }
-                }
-            }
-            return null;
-        });
+        for (int i = 0; i < events.size(); i += CHUNK) {
+            List<CacheEvent> chunk = events.subList(i, Math.min(events.size(), i + CHUNK));
+            cache.read(() -> {
+                long t0 = System.nanoTime();
+                chunk.forEach(e -> map(e, cache, out));
+                counters.cacheRead(System.nanoTime() - t0);
+                return null;
+            });
+        }
         return out;
+    }
+
+    private void map(CacheEvent e, RowCache cache, Set<SpecKey> out) {
+        Row before = before(e);
+        Row after = after(e);
+        switch (e.table()) {
+            case "Load_Balancer" -> loadBalancer(before, after, out);
+            case "Logical_Router" -> target("router", before, after, cache, out);
+            case "Logical_Switch" -> target("switch", before, after, cache, out);
+            case "Load_Balancer_Group" -> group(before, after, cache, out);
+            case "Logical_Router_Port" -> routerPort(e.uuid(), before, after, cache, out);
+            default -> {
+                // NAT and anything else monitored: no spec depends on them.
+            }
+        }
     }
 
     private void loadBalancer(Row before, Row after, Set<SpecKey> out) {
