@@ -470,9 +470,9 @@ final class EngineLoop {
         if (batch.isEmpty()) {
             return;
         }
-        long t0 = System.nanoTime();
+        long t0 = EngineCounters.now();
         EipCheck eip = EipCheck.read(client.cache());
-        counters.cacheRead(System.nanoTime() - t0);
+        counters.cacheRead(t0);
         Map<String, List<Work>> writes = new LinkedHashMap<>();
         Set<String> groupsCreated = new HashSet<>();
         for (Map.Entry<SpecKey, Long> e : batch.entrySet()) {

@@ -14,14 +14,16 @@ import java.util.Map;
  * @param plans counter: planning passes
  * @param lastPlanMicros gauge: duration of the most recent planning pass, in microseconds
  * @param specPlans counter: single-spec plans made (a change that concerns no spec adds none)
- * @param longestCacheReadMicros gauge: the longest the engine held the client's cache read lock at once, in microseconds
+ * @param longestCacheReadMicros gauge: the most CPU time the engine spent in one hold of the client's cache read lock
+ *     (which the client's update thread waits for), in microseconds
+ * @param slowCacheReads counter: holds of the cache read lock that took more than 10 ms of CPU time
  * @param listenerFailures counter: listener calls that threw (logged at most once per 10 s)
  * @param specsByState gauge: how many specs are in each state, every state present
  * @param stalled gauge: whether the engine loop has been stuck on one step longer than its stall bound
  */
 public record EngineMetrics(long transactions, long operations, long repairs, long conflicts, long retries,
                             long failures, long plans, long lastPlanMicros, long specPlans, long longestCacheReadMicros,
-                            long listenerFailures, Map<SpecStatus.State, Integer> specsByState, boolean stalled) {
+                            long slowCacheReads, long listenerFailures, Map<SpecStatus.State, Integer> specsByState, boolean stalled) {
 
     /**
      * Copies the map.
@@ -35,7 +37,8 @@ public record EngineMetrics(long transactions, long operations, long repairs, lo
      * @param plans counter: planning passes
      * @param lastPlanMicros gauge: duration of the most recent planning pass
      * @param specPlans counter: single-spec plans made
-     * @param longestCacheReadMicros gauge: the longest single hold of the cache read lock
+     * @param longestCacheReadMicros gauge: the most CPU time spent in one hold of the cache read lock
+     * @param slowCacheReads counter: holds of the cache read lock over 10 ms of CPU time
      * @param listenerFailures counter: listener calls that threw
      * @param specsByState gauge: how many specs are in each state
      * @param stalled gauge: whether the engine loop is stuck

@@ -41,9 +41,9 @@ final class EventMapper {
         for (int i = 0; i < events.size(); i += CHUNK) {
             List<CacheEvent> chunk = events.subList(i, Math.min(events.size(), i + CHUNK));
             cache.read(() -> {
-                long t0 = System.nanoTime();
+                long t0 = EngineCounters.now();
                 chunk.forEach(e -> map(e, cache, out));
-                counters.cacheRead(System.nanoTime() - t0);
+                counters.cacheRead(t0);
                 return null;
             });
         }

@@ -188,7 +188,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
     public EngineMetrics metrics() {
         return new EngineMetrics(counters.transactions.get(), counters.operations.get(), counters.repairs.get(),
                 counters.conflicts.get(), counters.retries.get(), counters.failures.get(), counters.plans.get(),
-                counters.lastPlanMicros, counters.specPlans.get(), counters.longestCacheReadMicros, bus.failures(),
+                counters.lastPlanMicros, counters.specPlans.get(), counters.longestCacheReadMicros, counters.slowCacheReads.get(),
+                bus.failures(),
                 loop.counts(), loop.stalled());
     }
 

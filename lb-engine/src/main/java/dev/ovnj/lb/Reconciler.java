@@ -96,7 +96,7 @@ final class Reconciler {
             return new Write(plan, warnings);
         }
         List<String> waiting = plan.pending().getOrDefault(key.spec(), List.of());
-        Set<UUID> rows = plan.applied().getOrDefault(key.spec(), ownRows(key));
+        Set<UUID> rows = plan.applied().containsKey(key.spec()) ? plan.applied().get(key.spec()) : ownRows(key);
         return waiting.isEmpty()
                 ? new Settled(SpecStatus.State.APPLIED, List.of(), warnings, rows, List.of())
                 : new Settled(SpecStatus.State.WAITING, waiting, warnings, ownRows(key), List.of());
@@ -106,11 +106,11 @@ final class Reconciler {
     LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, Set<String> scope) {
         counters.specPlans.addAndGet(scope.size());
         return cache.read(() -> {
-            long t0 = System.nanoTime();
+            long t0 = EngineCounters.now();
             try {
                 return Planner.plan(owner, specs, cache, Set.of(), scope);
             } finally {
-                counters.cacheRead(System.nanoTime() - t0);
+                counters.cacheRead(t0);
             }
         });
     }

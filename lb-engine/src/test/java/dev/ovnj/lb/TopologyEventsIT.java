@@ -52,6 +52,7 @@ class TopologyEventsIT {
             assertThat(f.engine.apply(OWNER, specs).get(120, TimeUnit.SECONDS).allApplied()).isTrue();
             Thread.sleep(500);
             long plannedBefore = f.engine.metrics().specPlans();
+            long slowBefore = f.engine.metrics().slowCacheReads();
 
             f.nbctl.run("lsp-add", "shalb-dev-default", "pod-1");
             f.nbctl.run("ls-add", "elsewhere", "--", "lsp-add", "elsewhere", "pod-2");
@@ -63,7 +64,8 @@ class TopologyEventsIT {
             // A change that does concern every spec on the router re-plans them, each in a short cache read.
             f.nbctl.run("lrp-add", "shalb-dev", "shalb-dev-int", "02:00:00:00:00:02", "10.8.0.1/24");
             Await.until(WAIT, "specs re-planned", () -> f.engine.metrics().specPlans() >= plannedBefore + 2000);
-            assertThat(f.engine.metrics().longestCacheReadMicros()).as("longest hold of the cache read lock, us").isLessThan(50_000);
+            assertThat(f.engine.metrics().slowCacheReads() - slowBefore).as("holds of the cache read lock over 10 ms while "
+                    + "re-planning 2000 specs (longest ever: " + f.engine.metrics().longestCacheReadMicros() + " us)").isZero();
             assertThat(f.engine.plan(OWNER, specs).isEmpty()).isTrue();
         }
     }
