@@ -86,4 +86,32 @@ class EngineContractIT {
             assertThat(w.exit()).as(w.toString()).isZero();
         }
     }
+
+    @Test
+    void watchPrintsOneSummaryLineForAMassRepair(OvsdbServer server) throws Exception {
+        Nbctl nbctl = CommandsIT.seeded(server);
+        StringBuilder yaml = new StringBuilder("owner: kube-dc\nloadBalancers:\n");
+        List<String> deletes = new java.util.ArrayList<>();
+        for (int i = 0; i < 15; i++) {
+            yaml.append("  - name: svc-").append(i).append("\n    switches: [shalb-dev-default]\n    vips:\n")
+                    .append("      - vip: 10.96.0.").append(i + 1).append(":80\n        backends: [10.1.0.").append(i + 1).append(":8080]\n");
+            if (!deletes.isEmpty()) {
+                deletes.add("--");
+            }
+            deletes.add("lb-del");
+            deletes.add("svc-" + i + "-tcp");
+        }
+        Path file = dir.resolve("many.yaml");
+        Files.writeString(file, yaml.toString());
+        try (OvnjProcess p = OvnjProcess.start("reconcile", "--watch", "--db", server.remote(), "--file", file.toString())) {
+            Await.until(Duration.ofSeconds(20), "watching", () -> p.stdout().stream().anyMatch(l -> l.startsWith("watching ")));
+            nbctl.run(deletes.toArray(String[]::new));
+            Await.until(Duration.ofSeconds(10), "summary line", () -> p.stdout().stream()
+                    .anyMatch(l -> l.matches("repaired 15 rows of owner kube-dc in \\d+\\.\\d ms \\(15 recreated\\)")));
+            p.terminate();
+            OvnjProcess.Result w = p.await(Duration.ofSeconds(15));
+            assertThat(w.exit()).as(w.toString()).isZero();
+            assertThat(w.out().lines().filter(l -> l.startsWith("repaired svc-"))).as("no line per row").isEmpty();
+        }
+    }
 }
