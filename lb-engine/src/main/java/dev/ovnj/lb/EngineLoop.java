@@ -357,7 +357,7 @@ final class EngineLoop {
         List<SpecError> out = new ArrayList<>();
         for (int i = 0; i < spec.vips().size(); i++) {
             VipSpec v = spec.vips().get(i);
-            String k = DesiredStore.vipKey(v.protocol(), v.vip());
+            VipKey k = VipKey.of(v.protocol(), v.vip());
             for (DesiredStore.VipClaims.Claim c : store.claims().claims(k)) {
                 if (c.key().owner().equals(owner) && !c.key().spec().equals(spec.name()) && c.seq() >= 0) {
                     out.add(new SpecError(owner, spec.name(), "vips[" + i + "].vip",
