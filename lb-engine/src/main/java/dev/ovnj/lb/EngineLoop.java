@@ -336,6 +336,10 @@ final class EngineLoop {
                 board.put(key, SpecStatus.State.PENDING, List.of(available ? "queued" : "waiting for the database: " + availabilityReason),
                         old == null ? List.of() : old.warnings(), old == null ? Set.of() : old.rows(), List.of(), Optional.empty(),
                         d.generation(), observed);
+            } else if (old != null) {
+                // Removed: no longer APPLIED; the status goes away once its rows are gone.
+                board.put(key, SpecStatus.State.PENDING, List.of("removed; its rows are being deleted"), List.of(), old.rows(),
+                        List.of(), Optional.empty(), d.generation(), observed);
             }
             unconverged.remove(key);
             queue.forget(key);
