@@ -10,7 +10,8 @@ import picocli.CommandLine.Option;
 /** {@code ovnj diff}: what {@code reconcile} would change, without writing; exit codes as diff(1). */
 @Command(name = "diff", mixinStandardHelpOptions = true,
         description = {"Print the plan that reconcile would carry out, without writing.",
-                "Exit 0: in sync; 1: changes pending (or waiting for a router, switch or group); 2: invalid file or spec, or no database."})
+                "Exit 0: in sync; 1: changes pending (or waiting for a router, switch or group); 2: invalid file or spec, or no database;"
+                        + " 3: some load balancer conflicts with one ovnj does not own (listed as '! conflict:' lines)."})
 final class DiffCommand implements Callable<Integer> {
 
     @Mixin
@@ -41,6 +42,9 @@ final class DiffCommand implements Callable<Integer> {
             specs.problems().forEach(System.err::println);
             if (!specs.problems().isEmpty()) {
                 return 2;
+            }
+            if (!plan.conflicts().isEmpty()) {
+                return ReconcileCommand.CONFLICT;
             }
             return plan.isEmpty() && plan.pending().isEmpty() ? 0 : 1;
         }

@@ -8,6 +8,10 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -23,9 +27,15 @@ import picocli.CommandLine.Option;
 @Command(name = "reconcile", mixinStandardHelpOptions = true,
         description = {"Apply the load balancers of a desired-state file.",
                 "Exit 0: the database matches; 1: some load balancer waits for a router, switch or group that does not exist;"
-                        + " 2: invalid file or spec (valid specs are applied, invalid ones keep what the database has), or no database."})
+                        + " 2: invalid file or spec (valid specs are applied, invalid ones keep what the database has), no database,"
+                        + " or the database rejected the changes (e.g. read-only);"
+                        + " 3: some load balancer conflicts with one ovnj does not own (everything else is applied)."})
 final class ReconcileCommand implements Callable<Integer> {
     private static final Duration POLL = Duration.ofMillis(300);
+    /** Exit code when a spec conflicts with a row ovnj does not own. */
+    static final int CONFLICT = 3;
+    /** Above this many rows in one repair round, watch mode prints one summary line instead of one per row. */
+    static final int MASS_REPAIR = 10;
 
     @Mixin
     private DatabaseOptions db;
@@ -42,6 +52,11 @@ final class ReconcileCommand implements Callable<Integer> {
     @Option(names = {"-w", "--watch"}, description = "Keep reconciling: repair drift and re-read FILE when it changes, until SIGINT/SIGTERM.")
     private boolean watch;
 
+    @Option(names = "--each-repair", description = "With --watch: one line per repaired row even when thousands are repaired at once.")
+    private boolean eachRepair;
+
+    private volatile boolean reporting;
+
     @Override
     public Integer call() throws InterruptedException {
         PrintStream out = System.out;
@@ -53,12 +68,31 @@ final class ReconcileCommand implements Callable<Integer> {
             }
             session.engine().addListener(new EngineListener() {
                 @Override
-                public void onRepair(RepairEvent event) {
+                public void onRepairs(List<RepairEvent> events) {
                     if (output.json()) {
-                        JsonDocument.print(out, ReconcileJson.repair(event));
+                        events.forEach(e -> JsonDocument.print(out, ReconcileJson.repair(e)));
+                    } else if (events.size() > MASS_REPAIR && !eachRepair) {
+                        out.println(RepairLine.summary(events));
+                    } else {
+                        events.forEach(e -> out.println(RepairLine.of(e)));
+                    }
+                    out.flush();
+                }
+
+                @Override
+                public void onStatus(SpecStatus status) {
+                    // After the first apply, which reports on its own: conflicts and failures found while watching.
+                    if (!reporting) {
                         return;
                     }
-                    out.println(RepairLine.of(event));
+                    if (output.json()) {
+                        List<String> lines = problemLines(status);
+                        if (!lines.isEmpty()) {
+                            JsonDocument.print(out, ReconcileJson.problem(status, lines));
+                        }
+                    } else {
+                        problemLines(status).forEach(out::println);
+                    }
                     out.flush();
                 }
 
@@ -68,7 +102,8 @@ final class ReconcileCommand implements Callable<Integer> {
                 }
             });
             try (ShutdownSignal signal = ShutdownSignal.install()) {
-                apply(session, state, who, out);
+                applyReporting(session, state, who, out);
+                reporting = true;
                 status(out, "watching " + file + " and the database (owner " + who + "); SIGINT or SIGTERM stops");
                 out.flush();
                 watch(session, signal, out);
@@ -96,15 +131,25 @@ final class ReconcileCommand implements Callable<Integer> {
                 continue;
             }
             status(out, file + " changed");
-            try {
-                apply(session, next, who, out);
-            } catch (CliFailure e) {
-                System.err.println(e.getMessage() + " (the engine keeps trying)");
-            }
+            reporting = false;
+            applyReporting(session, next, who, out);
+            reporting = true;
         }
     }
 
-    /** Applies once, prints a summary, and returns the exit code of a one-shot reconcile. */
+    /** Applies in watch mode: a failure is reported and watching goes on. */
+    private void applyReporting(NorthboundSession session, DesiredState state, String who, PrintStream out) throws InterruptedException {
+        try {
+            apply(session, state, who, out);
+        } catch (CliFailure e) {
+            System.err.println(e.getMessage() + " (the engine keeps watching)");
+        }
+    }
+
+    /**
+     * Applies once, prints a summary, and returns the exit code of a one-shot reconcile; a
+     * rejection by the database is one line naming the server's error (a {@link CliFailure}).
+     */
     private int apply(NorthboundSession session, DesiredState state, String who, PrintStream printed) throws InterruptedException {
         // With JSON output the text lines go nowhere and one document says it all.
         PrintStream out = output.json() ? new PrintStream(OutputStream.nullOutputStream()) : printed;
@@ -115,7 +160,8 @@ final class ReconcileCommand implements Callable<Integer> {
         try {
             result = session.engine().apply(who, specs.specs()).get(db.timeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            throw new CliFailure("the database did not accept the changes within " + DatabaseOptions.seconds(db.timeout()), e);
+            throw new CliFailure("the database did not accept the changes within " + DatabaseOptions.seconds(db.timeout())
+                    + " (" + session.engine().availability() + ")", e);
         } catch (ExecutionException e) {
             throw new CliFailure("applying " + file + " failed: " + e.getCause().getMessage(), e.getCause());
         } finally {
@@ -123,15 +169,23 @@ final class ReconcileCommand implements Callable<Integer> {
         }
         int applied = 0;
         int pending = 0;
+        int conflicts = 0;
+        Map<String, List<String>> failed = new TreeMap<>();
         for (SpecStatus s : result.statuses().values()) {
-            if (s.state() == SpecStatus.State.INVALID) {
-                continue;
-            }
-            if (s.state() == SpecStatus.State.PENDING) {
-                pending++;
-                s.reasons().forEach(r -> out.println(s.spec() + " pending: " + r));
-            } else {
-                applied++;
+            switch (s.state()) {
+                case INVALID -> {
+                    continue;
+                }
+                case WAITING -> {
+                    pending++;
+                    s.reasons().forEach(r -> out.println(s.spec() + " pending: " + r));
+                }
+                case CONFLICT -> {
+                    conflicts++;
+                    problemLines(s).forEach(out::println);
+                }
+                case FAILED -> failed.computeIfAbsent(s.reason(), r -> new ArrayList<>()).add(s.spec());
+                default -> applied++;
             }
             s.warnings().forEach(w -> out.println(s.spec() + " warning: " + w));
         }
@@ -139,14 +193,28 @@ final class ReconcileCommand implements Callable<Integer> {
         if (pending > 0) {
             summary.append(", ").append(pending).append(" pending");
         }
+        if (conflicts > 0) {
+            summary.append(", ").append(conflicts).append(" in conflict, not written");
+        }
         if (!specs.invalid().isEmpty()) {
             summary.append(", ").append(specs.invalid().size()).append(" invalid, not written (the database keeps what it has for them)");
         }
+        if (!failed.isEmpty()) {
+            int n = failed.values().stream().mapToInt(List::size).sum();
+            summary.append(", ").append(n).append(" rejected by the database");
+        }
         out.println(summary);
         out.flush();
-        int exitCode = !specs.problems().isEmpty() ? 2 : pending > 0 ? 1 : 0;
+        int exitCode = !failed.isEmpty() || !specs.problems().isEmpty() ? 2 : conflicts > 0 ? CONFLICT : pending > 0 ? 1 : 0;
         if (output.json()) {
             JsonDocument.print(printed, ReconcileJson.of(result, specs.problems(), exitCode));
+        }
+        if (!failed.isEmpty()) {
+            Map.Entry<String, List<String>> first = failed.entrySet().iterator().next();
+            List<String> names = first.getValue();
+            throw new CliFailure("the database rejected the changes of " + names.size() + " load balancer(s) ("
+                    + String.join(", ", names.subList(0, Math.min(3, names.size()))) + (names.size() > 3 ? ", ..." : "")
+                    + "): " + first.getKey());
         }
         return exitCode;
     }
@@ -157,5 +225,16 @@ final class ReconcileCommand implements Callable<Integer> {
             out.println(line);
             out.flush();
         }
+    }
+
+    /** One line per conflict (naming the spec, the VIP and the other row), or the failure of a spec. */
+    static List<String> problemLines(SpecStatus s) {
+        List<String> out = new ArrayList<>();
+        if (s.state() == SpecStatus.State.CONFLICT) {
+            s.conflicts().forEach(c -> out.add(s.spec() + " conflict: " + c.describe() + "; not written"));
+        } else if (s.state() == SpecStatus.State.FAILED) {
+            out.add(s.spec() + " failed: " + s.reason());
+        }
+        return out;
     }
 }

@@ -14,9 +14,11 @@ import java.util.TreeMap;
  * {@code {kind:"reconcile", version, owner, exitCode, specs:[{name, state, reasons, warnings}],
  * conflicts:[TEXT...], failures:[TEXT...], problems:[LINE...]}}, where {@code state} is the
  * engine's spec state in lower case (applied, applying, pending, invalid, and any the engine adds)
- * and {@code problems} are the file's validation problems; {@code conflicts} and {@code failures}
- * are reserved and empty in version 1. With {@code --watch}, each drift repair
- * adds a line {@code {kind:"repair", version, row, what, latencyMillis}}.
+ * and {@code problems} are the file's validation problems; {@code conflicts} has one line per
+ * conflicting row (spec, VIP, the other row's name and uuid) and {@code failures} one line per spec
+ * the database rejected, with the server's error. With {@code --watch}, each drift repair adds a line
+ * {@code {kind:"repair", version, row, what, latencyMillis}}, and a conflict or rejection found while
+ * watching a line {@code {kind:"problem", version, owner, spec, state, lines:[TEXT...]}}.
  */
 final class ReconcileJson {
 
@@ -43,11 +45,29 @@ final class ReconcileJson {
             JsonDocument.strings(o, "reasons", s.reasons());
             JsonDocument.strings(o, "warnings", s.warnings());
         }
-        // Reserved in version 1 and always empty: the engine does not report conflicts or rejected
-        // transactions per apply yet; scripts can rely on the arrays being there.
-        root.putArray("conflicts");
-        root.putArray("failures");
+        ArrayNode conflicts = root.putArray("conflicts");
+        ArrayNode failures = root.putArray("failures");
+        for (SpecStatus s : new TreeMap<>(result.statuses()).values()) {
+            ArrayNode into = s.state() == SpecStatus.State.CONFLICT ? conflicts : failures;
+            ReconcileCommand.problemLines(s).forEach(into::add);
+        }
         JsonDocument.strings(root, "problems", problems);
+        return root;
+    }
+
+    /**
+     * Builds the line of a conflict or a rejection found while watching.
+     *
+     * @param status the spec's status
+     * @param lines its problem lines, as the text output prints them
+     * @return the document
+     */
+    static ObjectNode problem(SpecStatus status, List<String> lines) {
+        ObjectNode root = JsonDocument.start("problem");
+        root.put("owner", status.owner());
+        root.put("spec", status.spec());
+        root.put("state", status.state().name().toLowerCase(Locale.ROOT));
+        JsonDocument.strings(root, "lines", lines);
         return root;
     }
 

@@ -1,5 +1,6 @@
 package dev.ovnj.cli;
 
+import dev.ovnj.lb.plan.LoadBalancerPlan;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {"List the load balancers ovnj owns: VIPs, backends, protocol, attachments and problems.",
-                "Exit 0: no problems; 1: problems listed; 2: no database, or an invalid --file."})
+                "Exit 0: no problems; 1: problems listed (with --file: pending specs and conflicts, one 'conflict:' line each);"
+                        + " 2: no database, or an invalid --file."})
 final class StatusCommand implements Callable<Integer> {
 
     @Mixin
@@ -38,13 +40,16 @@ final class StatusCommand implements Callable<Integer> {
         try (NorthboundSession session = NorthboundSession.open(db)) {
             NorthboundSnapshot snapshot = NorthboundSnapshot.of(session.client().cache());
             Map<String, List<String>> pending = Map.of();
+            List<String> conflicts = List.of();
             if (state != null) {
                 EffectiveSpecs specs = EffectiveSpecs.of(state, who);
-                pending = session.engine().plan(who, specs.specs()).pending();
+                LoadBalancerPlan plan = session.engine().plan(who, specs.specs());
+                pending = plan.pending();
+                conflicts = plan.conflicts();
             }
-            StatusReport report = StatusReport.of(snapshot, who, pending);
+            StatusReport report = StatusReport.of(snapshot, who, pending, conflicts);
             if (output.json()) {
-                JsonDocument.print(System.out, StatusJson.of(snapshot, who, pending));
+                JsonDocument.print(System.out, StatusJson.of(snapshot, who, pending, conflicts));
             } else {
                 report.lines().forEach(System.out::println);
             }

@@ -11,7 +11,8 @@ import java.util.TreeSet;
  * {@code ovnj status --output json}: the owned load balancers as the database holds them.
  * Shape (version 1): {@code {kind:"status", version, owner, problems, loadBalancers:[{name,
  * owner, spec, protocol, vips:{VIP:[BACKEND...]}, routers, switches, groups, options, problems}],
- * pending:{SPEC:[REASON...]}}}; {@code owner} is null when every owner's were listed.
+ * pending:{SPEC:[REASON...]}, conflicts:[TEXT...]}}; {@code owner} is null when every owner's were
+ * listed; {@code conflicts} names, per conflicting spec of a desired-state file, the VIP and the other row.
  */
 final class StatusJson {
 
@@ -24,9 +25,10 @@ final class StatusJson {
      * @param snapshot the database
      * @param owner one owner, or null for every owner
      * @param pending spec name to why it waits, from planning a desired-state file (may be empty)
+     * @param conflicts one line per conflict found planning a desired-state file (may be empty)
      * @return the document
      */
-    static ObjectNode of(NorthboundSnapshot snapshot, String owner, Map<String, List<String>> pending) {
+    static ObjectNode of(NorthboundSnapshot snapshot, String owner, Map<String, List<String>> pending, List<String> conflicts) {
         ObjectNode root = JsonDocument.start("status");
         root.put("owner", owner);
         int problems = 0;
@@ -57,6 +59,8 @@ final class StatusJson {
         }
         JsonDocument.stringLists(root, "pending", pending);
         problems += pending.values().stream().mapToInt(List::size).sum();
+        JsonDocument.strings(root, "conflicts", conflicts);
+        problems += conflicts.size();
         root.put("problems", problems);
         return root;
     }

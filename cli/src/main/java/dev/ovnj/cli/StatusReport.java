@@ -28,9 +28,10 @@ record StatusReport(List<String> lines, int problems) {
      * @param snapshot the database
      * @param owner one owner, or null for every owner
      * @param pending spec name to why it waits, from planning a desired-state file (may be empty)
+     * @param conflicts conflicts found planning a desired-state file (may be empty)
      * @return the report
      */
-    static StatusReport of(NorthboundSnapshot snapshot, String owner, Map<String, List<String>> pending) {
+    static StatusReport of(NorthboundSnapshot snapshot, String owner, Map<String, List<String>> pending, List<String> conflicts) {
         List<String> out = new ArrayList<>();
         int problems = 0;
         String currentOwner = null;
@@ -59,6 +60,10 @@ record StatusReport(List<String> lines, int problems) {
                 out.add("problem: spec " + e.getKey() + " is pending: " + reason);
                 problems++;
             }
+        }
+        for (String c : conflicts) {
+            out.add("conflict: " + c);
+            problems++;
         }
         return new StatusReport(out, problems);
     }

@@ -1,10 +1,15 @@
 package dev.ovnj.lb;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Observes the engine: status changes, repairs and every transaction (the metrics hook).
- * Called on the engine's thread; do not block.
+ * Called on one dedicated thread ("ovnj-engine-listeners"), in order, never on the engine's own
+ * thread: a listener may call {@link LoadBalancerEngine#status} or any other method. A listener
+ * that throws is logged (at most once per 10 s) and counted in
+ * {@link EngineMetrics#listenerFailures()}; it cannot stop or slow the engine. A slow listener
+ * only delays the listeners after it.
  */
 public interface EngineListener {
     /**
@@ -24,6 +29,16 @@ public interface EngineListener {
     }
 
     /**
+     * The repairs committed together by one transaction round. By default calls {@link #onRepair}
+     * for each; override to handle a mass repair (thousands of rows) as one event.
+     *
+     * @param events the repairs, at least one
+     */
+    default void onRepairs(List<RepairEvent> events) {
+        events.forEach(this::onRepair);
+    }
+
+    /**
      * A transaction finished.
      *
      * @param operations operations it carried
@@ -34,7 +49,7 @@ public interface EngineListener {
     }
 
     /**
-     * The engine became able or unable to write (connection lost, quorum lost, lock lost).
+     * The engine became able or unable to write (connection lost, quorum lost, lock lost, loop stalled).
      *
      * @param available whether it can write now
      * @param reason why, in words

@@ -1,17 +1,59 @@
 package dev.ovnj.lb;
 
+import java.util.Map;
+
 /**
- * Counters of an engine since it started.
+ * Counters and gauges of an engine since it started. Counters only grow; gauges describe now.
  *
- * @param transactions transactions committed
- * @param operations operations in those transactions
- * @param repairs drift repairs committed
- * @param conflicts concurrent-writer conflicts (a guard failed and the engine re-planned)
- * @param retries passes retried after a retriable error
- * @param failures transactions the server rejected for other reasons
- * @param plans planning passes
- * @param lastPlanMicros duration of the most recent planning pass
+ * @param transactions counter: transactions committed
+ * @param operations counter: operations in those transactions
+ * @param repairs counter: drift repairs committed (one per repaired row)
+ * @param conflicts counter: concurrent-writer conflicts (a guard failed and the spec was re-planned)
+ * @param retries counter: specs requeued with backoff after a retriable error
+ * @param failures counter: transactions the server rejected for good (specs then FAILED)
+ * @param plans counter: planning passes
+ * @param lastPlanMicros gauge: duration of the most recent planning pass, in microseconds
+ * @param specPlans counter: single-spec plans made (a change that concerns no spec adds none)
+ * @param longestCacheReadMicros gauge: the most CPU time the engine spent in one hold of the client's cache read lock
+ *     (which the client's update thread waits for), in microseconds
+ * @param slowCacheReads counter: holds of the cache read lock that took more than 10 ms of CPU time
+ * @param listenerFailures counter: listener calls that threw (logged at most once per 10 s)
+ * @param specsByState gauge: how many specs are in each state, every state present
+ * @param stalled gauge: whether the engine loop has been stuck on one step longer than its stall bound
  */
 public record EngineMetrics(long transactions, long operations, long repairs, long conflicts, long retries,
-                            long failures, long plans, long lastPlanMicros) {
+                            long failures, long plans, long lastPlanMicros, long specPlans, long longestCacheReadMicros,
+                            long slowCacheReads, long listenerFailures, Map<SpecStatus.State, Integer> specsByState, boolean stalled) {
+
+    /**
+     * Copies the map.
+     *
+     * @param transactions counter: transactions committed
+     * @param operations counter: operations in those transactions
+     * @param repairs counter: drift repairs committed
+     * @param conflicts counter: concurrent-writer conflicts
+     * @param retries counter: specs requeued with backoff after a retriable error
+     * @param failures counter: transactions the server rejected for good
+     * @param plans counter: planning passes
+     * @param lastPlanMicros gauge: duration of the most recent planning pass
+     * @param specPlans counter: single-spec plans made
+     * @param longestCacheReadMicros gauge: the most CPU time spent in one hold of the cache read lock
+     * @param slowCacheReads counter: holds of the cache read lock over 10 ms of CPU time
+     * @param listenerFailures counter: listener calls that threw
+     * @param specsByState gauge: how many specs are in each state
+     * @param stalled gauge: whether the engine loop is stuck
+     */
+    public EngineMetrics {
+        specsByState = Map.copyOf(specsByState);
+    }
+
+    /**
+     * How many specs are in one state now.
+     *
+     * @param state the state
+     * @return the count
+     */
+    public int specs(SpecStatus.State state) {
+        return specsByState.getOrDefault(state, 0);
+    }
 }

@@ -7,47 +7,82 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Where one spec stands, for the embedding controller.
+ * Where one spec stands, for the embedding controller: an immutable snapshot that was true when
+ * the engine published it. Read it from any thread; it never blocks.
  *
  * @param owner the owner
  * @param spec the spec's name
  * @param state the state
- * @param reasons why it is pending or invalid
- * @param warnings problems that do not stop it (foreign rows with its name, an EIP OVN will not answer ARP for)
- * @param rows UUIDs of its Load_Balancer rows when applied
+ * @param reasons why it is not applied, in words (waiting for what, why invalid, the conflict, the server's error)
+ * @param warnings problems that do not stop it (an EIP OVN will not answer ARP for, a foreign row serving a VIP it keeps)
+ * @param rows UUIDs of its Load_Balancer rows when applied or waiting
  * @param repairs how many times drift on its rows was repaired
  * @param lastRepair latency of the most recent repair, from seeing the drift to the repair committed
+ * @param conflicts when {@link State#CONFLICT}: the rows or specs it conflicts with
+ * @param serverError when {@link State#FAILED} by the server (or {@link State#APPLYING} while retrying): the server's error
+ * @param generation the version of the desired spec this status is about (it grows with every declaration)
+ * @param observedGeneration the version of the desired spec the database was last seen to hold (0: none yet)
  */
 public record SpecStatus(String owner, String spec, State state, List<String> reasons, List<String> warnings,
-                         Set<UUID> rows, long repairs, Optional<Duration> lastRepair) {
+                         Set<UUID> rows, long repairs, Optional<Duration> lastRepair, List<ConflictingRow> conflicts,
+                         Optional<ServerError> serverError, long generation, long observedGeneration) {
 
     /** The states of a spec. */
     public enum State {
+        /** Declared; the engine has not written it yet (or cannot now: the database is unavailable). */
+        PENDING,
+        /** Changes are being written, or retried after a retriable error. */
+        APPLYING,
         /** The database holds exactly what the spec says. */
         APPLIED,
-        /** Changes are being written. */
-        APPLYING,
-        /** Waiting for something that does not exist yet (a router, a switch, a group being created). */
-        PENDING,
-        /** Not written: the spec is invalid. */
-        INVALID
+        /** Written as far as possible; waiting for a router or switch that does not exist yet. */
+        WAITING,
+        /** Not written: the spec is invalid (or rejected by the EIP policy). What the database holds stays. */
+        INVALID,
+        /** Not written: it would take a VIP or a name that another owner or client already has. */
+        CONFLICT,
+        /** Not written: the server rejected it for good; retried when the spec or the rows it needs change. */
+        FAILED;
+
+        /**
+         * Whether the engine has reached a verdict for the current version (a waiting caller is answered).
+         *
+         * @return true for every state but PENDING and APPLYING
+         */
+        public boolean settled() {
+            return this != PENDING && this != APPLYING;
+        }
     }
 
     /**
      * Copies the collections.
      *
-     * @param lastRepair latency of the most recent repair, from seeing the drift to the repair committed
      * @param owner the owner
-     * @param reasons why it is pending or invalid
-     * @param repairs how many times drift on its rows was repaired
-     * @param rows UUIDs of its Load_Balancer rows when applied
      * @param spec the spec's name
      * @param state the state
-     * @param warnings problems that do not stop it (foreign rows with its name, an EIP OVN will not answer ARP for)
+     * @param reasons why it is not applied, in words
+     * @param warnings problems that do not stop it
+     * @param rows UUIDs of its Load_Balancer rows
+     * @param repairs how many times drift on its rows was repaired
+     * @param lastRepair latency of the most recent repair
+     * @param conflicts the rows or specs it conflicts with
+     * @param serverError the server's error
+     * @param generation the version of the desired spec this status is about
+     * @param observedGeneration the version of the desired spec the database was last seen to hold
      */
     public SpecStatus {
         reasons = List.copyOf(reasons);
         warnings = List.copyOf(warnings);
         rows = Set.copyOf(rows);
+        conflicts = List.copyOf(conflicts);
+    }
+
+    /**
+     * The main reason in one line, or an empty string when applied.
+     *
+     * @return the first reason, or ""
+     */
+    public String reason() {
+        return reasons.isEmpty() ? "" : reasons.get(0);
     }
 }

@@ -101,7 +101,7 @@ class EngineFaultIT {
             Await.until(WAIT, "resynced with the empty database", () -> f.client.stats().connects() > connects
                     && f.client.isSynced() && f.client.cache().table("Logical_Router").size() == 0);
             Await.until(WAIT, "specs wait for their router", () -> f.engine.status(OWNER).values().stream()
-                    .allMatch(s -> s.state() == SpecStatus.State.PENDING));
+                    .allMatch(s -> s.state() == SpecStatus.State.WAITING));
 
             EngineFixture.seed(f.nbctl);
             Await.until(WAIT, "rows and attachments recreated", () -> OwnedRows.rows(f.nbctl).equals(OwnedRows.expected(specs))

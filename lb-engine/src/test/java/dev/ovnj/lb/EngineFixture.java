@@ -23,12 +23,20 @@ final class EngineFixture implements AutoCloseable {
     }
 
     EngineFixture(OvsdbServer server) {
+        this(server, b -> b);
+    }
+
+    EngineFixture(java.util.function.UnaryOperator<LoadBalancerEngine.Builder> config) {
+        this(OvsdbServer.start(), config);
+    }
+
+    EngineFixture(OvsdbServer server, java.util.function.UnaryOperator<LoadBalancerEngine.Builder> config) {
         this.server = server;
         this.nbctl = Nbctl.of(server);
         seed(nbctl);
         this.client = OvsdbClient.builder().remotes(server.remote()).monitor(LoadBalancerEngine.monitorRequest())
                 .backoff(Duration.ofMillis(20), Duration.ofMillis(500)).build();
-        this.engine = LoadBalancerEngine.builder(client).build();
+        this.engine = config.apply(LoadBalancerEngine.builder(client)).build();
         engine.addListener(new EngineListener() {
             @Override
             public void onRepair(RepairEvent event) {

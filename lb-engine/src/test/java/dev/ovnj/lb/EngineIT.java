@@ -109,8 +109,17 @@ class EngineIT {
             f.nbctl.run("set", "Load_Balancer", "kube-ovn-lb", "external_ids:ovnj.owner=someone-else");
             String foreignBefore = f.nbctl.run("list", "Load_Balancer", "kube-ovn-lb");
 
+            // A foreign row with the name the spec's row must have is a conflict: nothing is written for it.
             ApplyResult r = f.engine.apply(OWNER, List.of(etcd("10.1.0.40:2379"))).get(20, TimeUnit.SECONDS);
-            assertThat(r.statuses().get("shalb-dev-etcd-lb").warnings()).anyMatch(w -> w.contains("left alone"));
+            SpecStatus etcd = r.statuses().get("shalb-dev-etcd-lb");
+            assertThat(etcd.state()).isEqualTo(SpecStatus.State.CONFLICT);
+            assertThat(etcd.conflicts()).singleElement().satisfies(c -> {
+                assertThat(c.name()).isEqualTo("shalb-dev-etcd-lb-tcp");
+                assertThat(c.owner()).isEmpty();
+                assertThat(c.uuid()).isPresent();
+            });
+            assertThat(f.lines("--bare", "--columns=name", "list", "Load_Balancer"))
+                    .containsExactlyInAnyOrder("shalb-dev-etcd-lb-tcp", "kube-ovn-lb");
             f.engine.apply(OWNER, List.of()).get(20, TimeUnit.SECONDS);
 
             assertThat(f.lines("--bare", "--columns=name", "list", "Load_Balancer"))
@@ -142,7 +151,7 @@ class EngineIT {
         try (EngineFixture f = new EngineFixture()) {
             LoadBalancerSpec later = LoadBalancerSpec.builder("later").routers("not-yet").tcp("168.119.17.56:80", "10.1.0.5:80").build();
             ApplyResult r = f.engine.apply(OWNER, List.of(later)).get(20, TimeUnit.SECONDS);
-            assertThat(r.statuses().get("later").state()).isEqualTo(SpecStatus.State.PENDING);
+            assertThat(r.statuses().get("later").state()).isEqualTo(SpecStatus.State.WAITING);
             assertThat(r.statuses().get("later").reasons()).containsExactly("router not-yet does not exist yet");
             f.nbctl.run("lr-add", "not-yet");
             Await.until(WAIT, "attached once the router appears", () -> f.nbctl.run("lr-lb-list", "not-yet").contains("168.119.17.56:80"));

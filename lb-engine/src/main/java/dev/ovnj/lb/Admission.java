@@ -1,0 +1,194 @@
+package dev.ovnj.lb;
+
+import dev.ovnj.lb.plan.DesiredRow;
+import dev.ovnj.lb.plan.Planner;
+import dev.ovnj.lb.plan.Target;
+import dev.ovnj.lb.spec.LoadBalancerSpec;
+import dev.ovnj.lb.spec.Protocol;
+import dev.ovnj.lb.spec.VipSpec;
+import dev.ovnj.ovsdb.cache.IndexSpec;
+import dev.ovnj.ovsdb.cache.RowCache;
+import dev.ovnj.ovsdb.cache.TableCache;
+import dev.ovnj.ovsdb.data.Row;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Predicate;
+
+/**
+ * Decides whether a (statically valid) spec may be written, the one code path behind
+ * {@code plan()}, {@code upsert()} and {@code apply()}: the EIP policy, and conflicts with rows
+ * the owner does not own. A conflict is a load balancer of another owner or client serving the
+ * same VIP and protocol on a router or switch the spec also uses (directly or through a group),
+ * another owner's spec that declared that VIP there first, or a foreign row with the name the
+ * spec's row must have. Foreign rows are never touched; a spec that was there first keeps its VIP.
+ */
+final class Admission {
+    static final IndexSpec ROUTER_BY_LB = IndexSpec.of("Logical_Router", "load_balancer");
+    static final IndexSpec SWITCH_BY_LB = IndexSpec.of("Logical_Switch", "load_balancer");
+    static final IndexSpec GROUP_BY_LB = IndexSpec.of("Load_Balancer_Group", "load_balancer");
+    static final IndexSpec ROUTER_BY_GROUP = IndexSpec.of("Logical_Router", "load_balancer_group");
+    static final IndexSpec SWITCH_BY_GROUP = IndexSpec.of("Logical_Switch", "load_balancer_group");
+    static final IndexSpec ROUTER_BY_PORT = IndexSpec.of("Logical_Router", "ports");
+
+    /** Indexes admission and the event mapper read through, besides the planner's. */
+    static List<IndexSpec> indexes() {
+        return List.of(ROUTER_BY_LB, SWITCH_BY_LB, GROUP_BY_LB, ROUTER_BY_GROUP, SWITCH_BY_GROUP, ROUTER_BY_PORT);
+    }
+
+    /**
+     * The verdict on one spec.
+     *
+     * @param state null when admitted, else INVALID or CONFLICT
+     * @param reasons why not admitted
+     * @param warnings problems that do not stop it
+     * @param conflicts what it collides with
+     */
+    record Verdict(SpecStatus.State state, List<String> reasons, List<String> warnings, List<ConflictingRow> conflicts) {
+        boolean admitted() {
+            return state == null;
+        }
+    }
+
+    private final EipPolicy eipPolicy;
+    private final VipIndex vipIndex;
+    private final DesiredStore.VipClaims claims;
+
+    Admission(EipPolicy eipPolicy, VipIndex vipIndex, DesiredStore.VipClaims claims) {
+        this.eipPolicy = eipPolicy;
+        this.vipIndex = vipIndex;
+        this.claims = claims;
+    }
+
+    /**
+     * Judges one spec.
+     *
+     * @param owner the owner
+     * @param spec the spec, already statically valid
+     * @param seq its declaration order (Long.MAX_VALUE for a dry run: as if declared now)
+     * @param cache the client's cache
+     * @param eip the routers' networks
+     * @param activeClaim whether another spec's claim still counts (not itself in conflict or invalid)
+     * @return the verdict
+     */
+    Verdict admit(String owner, LoadBalancerSpec spec, long seq, RowCache cache, EipCheck eip, Predicate<SpecKey> activeClaim) {
+        List<String> eipProblems = eip.problems(spec);
+        if (!eipProblems.isEmpty() && eipPolicy == EipPolicy.REJECT) {
+            return new Verdict(SpecStatus.State.INVALID, eipProblems, List.of(), List.of());
+        }
+        List<String> warnings = new ArrayList<>(eipProblems);
+        List<ConflictingRow> conflicts = new ArrayList<>();
+        cache.read(() -> {
+            foreignNamesakes(owner, spec, cache, conflicts);
+            foreignVips(owner, spec, cache, conflicts, warnings);
+            return null;
+        });
+        earlierClaims(owner, spec, seq, activeClaim, conflicts);
+        if (!conflicts.isEmpty()) {
+            List<String> reasons = conflicts.stream().map(ConflictingRow::describe).toList();
+            return new Verdict(SpecStatus.State.CONFLICT, reasons, warnings, conflicts);
+        }
+        return new Verdict(null, List.of(), warnings, List.of());
+    }
+
+    private static void foreignNamesakes(String owner, LoadBalancerSpec spec, RowCache cache, List<ConflictingRow> out) {
+        TableCache lbs = cache.table("Load_Balancer");
+        for (Protocol p : spec.protocols()) {
+            String rowName = spec.name() + "-" + p.wireValue();
+            for (Row r : lbs.lookup(Planner.LB_BY_NAME, rowName)) {
+                Optional<String> rowOwner = ownerOf(r);
+                if (!rowOwner.filter(owner::equals).isPresent()) {
+                    out.add(new ConflictingRow("Load_Balancer", rowName, Optional.of(r.uuid()), rowOwner, "", ""));
+                }
+            }
+        }
+    }
+
+    private void foreignVips(String owner, LoadBalancerSpec spec, RowCache cache, List<ConflictingRow> out, List<String> warnings) {
+        TableCache lbs = cache.table("Load_Balancer");
+        Set<Attachment> mine = Attachment.of(spec);
+        for (VipSpec v : spec.vips()) {
+            VipKey key = VipKey.of(v.protocol(), v.vip());
+            String rowName = spec.name() + "-" + v.protocol().wireValue();
+            for (UUID uuid : vipIndex.rows(key)) {
+                Optional<Row> row = lbs.get(uuid);
+                if (row.isEmpty() || ownerOf(row.get()).filter(owner::equals).isPresent()
+                        || !VipIndex.keys(row.get()).contains(key)) {
+                    continue;
+                }
+                Set<Attachment> shared = new LinkedHashSet<>(targetsOf(cache, uuid));
+                shared.retainAll(mine);
+                if (shared.isEmpty()) {
+                    continue;
+                }
+                ConflictingRow c = new ConflictingRow("Load_Balancer", nameOf(row.get()), Optional.of(uuid), ownerOf(row.get()),
+                        key.toString(), shared.iterator().next().toString());
+                if (alreadyServes(owner, rowName, key, shared, cache)) {
+                    // First writer keeps it: our row had this VIP there before the other one came.
+                    warnings.add(c.describe() + " too; ours was there first and stays");
+                } else {
+                    out.add(c);
+                }
+            }
+        }
+    }
+
+    /** Whether the owner's own row already serves the VIP on one of the shared targets. */
+    private static boolean alreadyServes(String owner, String rowName, VipKey key, Set<Attachment> shared, RowCache cache) {
+        for (Row r : cache.table("Load_Balancer").lookup(Planner.LB_BY_NAME, rowName)) {
+            if (ownerOf(r).filter(owner::equals).isPresent() && VipIndex.keys(r).contains(key)) {
+                Set<Attachment> ours = new LinkedHashSet<>(targetsOf(cache, r.uuid()));
+                ours.retainAll(shared);
+                if (!ours.isEmpty()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private void earlierClaims(String owner, LoadBalancerSpec spec, long seq, Predicate<SpecKey> active, List<ConflictingRow> out) {
+        Set<Attachment> mine = Attachment.of(spec);
+        for (VipKey key : VipKey.of(spec)) {
+            for (DesiredStore.VipClaims.Claim c : claims.claims(key)) {
+                if (c.key().owner().equals(owner) || c.seq() < 0 || c.seq() >= seq || !active.test(c.key())) {
+                    continue;
+                }
+                Set<Attachment> shared = new LinkedHashSet<>(c.targets());
+                shared.retainAll(mine);
+                boolean seenInDatabase = out.stream().anyMatch(x -> x.name().equals(c.rowName())
+                        && x.owner().filter(c.key().owner()::equals).isPresent());
+                if (!shared.isEmpty() && !seenInDatabase) {
+                    out.add(new ConflictingRow("desired", c.rowName(), Optional.empty(), Optional.of(c.key().owner()), key.toString(),
+                            shared.iterator().next().toString()));
+                }
+            }
+        }
+    }
+
+    /** Where a load balancer serves: its routers, switches and groups, and the routers and switches of those groups. */
+    static Set<Attachment> targetsOf(RowCache cache, UUID lb) {
+        Set<Attachment> out = new LinkedHashSet<>();
+        cache.table("Logical_Router").lookup(ROUTER_BY_LB, lb).forEach(r -> out.add(new Attachment(Target.ROUTER, nameOf(r))));
+        cache.table("Logical_Switch").lookup(SWITCH_BY_LB, lb).forEach(s -> out.add(new Attachment(Target.SWITCH, nameOf(s))));
+        for (Row g : cache.table("Load_Balancer_Group").lookup(GROUP_BY_LB, lb)) {
+            out.add(new Attachment(Target.GROUP, nameOf(g)));
+            cache.table("Logical_Router").lookup(ROUTER_BY_GROUP, g.uuid()).forEach(r -> out.add(new Attachment(Target.ROUTER, nameOf(r))));
+            cache.table("Logical_Switch").lookup(SWITCH_BY_GROUP, g.uuid()).forEach(s -> out.add(new Attachment(Target.SWITCH, nameOf(s))));
+        }
+        return out;
+    }
+
+    static Optional<String> ownerOf(Row row) {
+        return row.get("external_ids") instanceof Map<?, ?> ids && ids.get(DesiredRow.OWNER_KEY) instanceof String s
+                ? Optional.of(s) : Optional.empty();
+    }
+
+    static String nameOf(Row row) {
+        return row.get("name") instanceof String s ? s : "";
+    }
+}

@@ -1,0 +1,28 @@
+package dev.ovnj.lb;
+
+import dev.ovnj.lb.spec.LoadBalancerSpec;
+import dev.ovnj.lb.spec.SpecError;
+import java.util.List;
+
+/**
+ * One desired version of a spec: what its owner declared, or that its rows must go.
+ *
+ * @param spec the spec, or null when its rows are to be deleted
+ * @param errors validation errors; non-empty means INVALID and nothing is written
+ * @param generation the version, growing with every declaration of this spec
+ * @param seq the engine-wide order of the first declaration, deciding which of two owners claimed a VIP first
+ */
+record Desired(LoadBalancerSpec spec, List<SpecError> errors, long generation, long seq) {
+
+    Desired {
+        errors = List.copyOf(errors);
+    }
+
+    boolean removed() {
+        return spec == null;
+    }
+
+    boolean invalid() {
+        return !errors.isEmpty();
+    }
+}

@@ -1,0 +1,201 @@
+package dev.ovnj.lb;
+
+import dev.ovnj.lb.spec.LoadBalancerSpec;
+import dev.ovnj.lb.spec.Protocol;
+import dev.ovnj.lb.spec.SpecError;
+import dev.ovnj.lb.spec.VipSpec;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The desired specs of every owner, their versions, and the reverse indexes that tell which specs
+ * a database change can concern (by router, switch, group, VIP and row name). Engine thread only,
+ * except {@link #claims}, which {@code plan()} reads from any thread.
+ */
+final class DesiredStore {
+    private final Map<String, Map<String, Desired>> owners = new LinkedHashMap<>();
+    /** Owners declared with apply(): their complete set, so rows of specs they do not name are deleted. */
+    private final Set<String> complete = new HashSet<>();
+    private final Map<Attachment, Set<SpecKey>> byTarget = new HashMap<>();
+    private final Map<String, Set<SpecKey>> byRowName = new HashMap<>();
+    private final VipClaims claims = new VipClaims();
+    private long nextSeq;
+
+    Desired get(SpecKey key) {
+        Map<String, Desired> specs = owners.get(key.owner());
+        return specs == null ? null : specs.get(key.spec());
+    }
+
+    Collection<String> owners() {
+        return owners.keySet();
+    }
+
+    boolean isComplete(String owner) {
+        return complete.contains(owner);
+    }
+
+    /** Every key of every owner. */
+    List<SpecKey> allKeys() {
+        List<SpecKey> out = new ArrayList<>();
+        owners.forEach((owner, specs) -> specs.keySet().forEach(s -> out.add(new SpecKey(owner, s))));
+        return out;
+    }
+
+    /** Names of an owner's specs, desired or being deleted. */
+    Set<String> names(String owner) {
+        return owners.getOrDefault(owner, Map.of()).keySet();
+    }
+
+    /**
+     * Declares one spec (valid or not) or its removal ({@code spec == null}).
+     *
+     * @return the keys this can concern: the spec itself and other owners' specs sharing a VIP
+     */
+    Set<SpecKey> declare(String owner, String name, LoadBalancerSpec spec, List<SpecError> errors) {
+        SpecKey key = new SpecKey(owner, name);
+        Map<String, Desired> specs = owners.computeIfAbsent(owner, o -> new LinkedHashMap<>());
+        Desired old = specs.get(name);
+        Set<SpecKey> affected = new LinkedHashSet<>();
+        affected.add(key);
+        if (old != null && old.spec() != null) {
+            affected.addAll(claims.sharing(old.spec()));
+            unindex(key, old.spec());
+        }
+        long seq = old != null && old.spec() != null ? old.seq() : nextSeq++;
+        Desired next = new Desired(spec, errors, old == null ? 1 : old.generation() + 1, seq);
+        specs.put(name, next);
+        if (spec != null) {
+            index(key, spec, errors.isEmpty() ? seq : -1);
+            affected.addAll(claims.sharing(spec));
+        }
+        return affected;
+    }
+
+    /** Marks an owner as declared in full (apply). */
+    void markComplete(String owner) {
+        complete.add(owner);
+    }
+
+    /** Drops a key whose rows are gone. */
+    void forget(SpecKey key) {
+        Map<String, Desired> specs = owners.get(key.owner());
+        if (specs == null) {
+            return;
+        }
+        Desired d = specs.get(key.spec());
+        if (d != null && d.removed()) {
+            specs.remove(key.spec());
+        }
+    }
+
+    /** The specs that name this router, switch or group. */
+    Set<SpecKey> byTarget(Attachment target) {
+        return byTarget.getOrDefault(target, Set.of());
+    }
+
+    /** The specs that own (or would own) a Load_Balancer row of this name, in any owner. */
+    Set<SpecKey> byRowName(String rowName) {
+        return byRowName.getOrDefault(rowName, Set.of());
+    }
+
+    /** Specs declaring a VIP. */
+    Set<SpecKey> byVip(VipKey vipKey) {
+        return claims.keys(vipKey);
+    }
+
+    VipClaims claims() {
+        return claims;
+    }
+
+    private void index(SpecKey key, LoadBalancerSpec spec, long seq) {
+        Attachment.of(spec).forEach(t -> byTarget.computeIfAbsent(t, k -> new LinkedHashSet<>()).add(key));
+        for (Protocol p : spec.protocols()) {
+            byRowName.computeIfAbsent(spec.name() + "-" + p.wireValue(), k -> new LinkedHashSet<>()).add(key);
+        }
+        claims.add(key, spec, seq);
+    }
+
+    private void unindex(SpecKey key, LoadBalancerSpec spec) {
+        Attachment.of(spec).forEach(t -> removeFrom(byTarget, t, key));
+        for (Protocol p : spec.protocols()) {
+            removeFrom(byRowName, spec.name() + "-" + p.wireValue(), key);
+        }
+        claims.remove(key, spec);
+    }
+
+    private static <K> void removeFrom(Map<K, Set<SpecKey>> index, K k, SpecKey key) {
+        Set<SpecKey> set = index.get(k);
+        if (set != null) {
+            set.remove(key);
+            if (set.isEmpty()) {
+                index.remove(k);
+            }
+        }
+    }
+
+    /**
+     * Which declared spec claimed each VIP first; safe to read from any thread (plan() reads it),
+     * written by the engine thread.
+     */
+    static final class VipClaims {
+        private final Map<VipKey, Map<SpecKey, Claim>> byVip = new ConcurrentHashMap<>();
+
+        /**
+         * One declaration of a VIP.
+         *
+         * @param key the spec
+         * @param seq its declaration order; -1 for an invalid spec, which claims nothing
+         * @param targets where it is attached
+         * @param rowName the row that would carry it
+         */
+        record Claim(SpecKey key, long seq, Set<Attachment> targets, String rowName) {
+        }
+
+        void add(SpecKey key, LoadBalancerSpec spec, long seq) {
+            Set<Attachment> targets = Set.copyOf(Attachment.of(spec));
+            for (VipSpec v : spec.vips()) {
+                byVip.computeIfAbsent(VipKey.of(v.protocol(), v.vip()), k -> new ConcurrentHashMap<>())
+                        .put(key, new Claim(key, seq, targets, spec.name() + "-" + v.protocol().wireValue()));
+            }
+        }
+
+        void remove(SpecKey key, LoadBalancerSpec spec) {
+            for (VipSpec v : spec.vips()) {
+                VipKey k = VipKey.of(v.protocol(), v.vip());
+                Map<SpecKey, Claim> m = byVip.get(k);
+                if (m != null) {
+                    m.remove(key);
+                    if (m.isEmpty()) {
+                        byVip.remove(k);
+                    }
+                }
+            }
+        }
+
+        Set<SpecKey> keys(VipKey vipKey) {
+            Map<SpecKey, Claim> m = byVip.get(vipKey);
+            return m == null ? Set.of() : Set.copyOf(m.keySet());
+        }
+
+        Collection<Claim> claims(VipKey vipKey) {
+            Map<SpecKey, Claim> m = byVip.get(vipKey);
+            return m == null ? List.of() : List.copyOf(m.values());
+        }
+
+        Set<SpecKey> sharing(LoadBalancerSpec spec) {
+            Set<SpecKey> out = new LinkedHashSet<>();
+            for (VipKey k : VipKey.of(spec)) {
+                out.addAll(keys(k));
+            }
+            return out;
+        }
+    }
+}

@@ -1,0 +1,888 @@
+package dev.ovnj.lb;
+
+import dev.ovnj.lb.plan.LoadBalancerPlan;
+import dev.ovnj.lb.plan.PlanChange;
+import dev.ovnj.lb.plan.PlanTransactions;
+import dev.ovnj.lb.spec.LoadBalancerSpec;
+import dev.ovnj.lb.spec.SpecError;
+import dev.ovnj.lb.spec.VipSpec;
+import dev.ovnj.ovsdb.cache.CacheEvent;
+import dev.ovnj.ovsdb.client.ConnectionEvent;
+import dev.ovnj.ovsdb.client.OvsdbClient;
+import dev.ovnj.ovsdb.tx.Transaction;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The supervised controller loop. Every input (a declaration, a cache event, a connection or lock
+ * change, a transaction's answer) becomes a step on one thread ("ovnj-engine"); each step is
+ * fenced, and each key's work within a step is fenced again, so a failure while planning or
+ * writing one spec is confined to that spec. After every step the status board is published and
+ * the callers whose specs reached a verdict are answered. A watchdog thread turns the engine
+ * unavailable if one step runs longer than the stall bound, and nudges the loop every second so
+ * that no wakeup can be lost.
+ *
+ * <p>Batching adapts to load: an idle engine plans and writes a change at once; while a round of
+ * transactions is in flight, new work accumulates and goes out together in the next round.
+ */
+final class EngineLoop {
+    private static final Logger LOG = LoggerFactory.getLogger(LoadBalancerEngine.class);
+    private static final int MAX_KEYS_PER_PASS = 50_000;
+    private static final int MAX_WRITES_WITHOUT_CONVERGING = 20;
+    private static final int MASS_REPAIR_ROWS = 10;
+    private static final long FAILURE_LOG_EVERY_NANOS = 10_000_000_000L;
+
+    private final OvsdbClient client;
+    private final EngineSettings settings;
+    private final EngineCounters counters;
+    private final ListenerBus bus;
+    private final StatusBoard board;
+    private final DesiredStore store = new DesiredStore();
+    private final WorkQueue queue;
+    private final VipIndex vipIndex = new VipIndex();
+    private final EventMapper mapper = new EventMapper(store, vipIndex);
+    private final Reconciler reconciler;
+    private final TxExecutor executor;
+    private final LeaseGate gate;
+    private final ScheduledThreadPoolExecutor thread;
+    private final ScheduledExecutorService watchdog;
+
+    private volatile boolean closed;
+    private volatile boolean available;
+    private volatile boolean stalled;
+    private volatile String availabilityReason = "not started";
+    private volatile long stepStartedAt;
+    private volatile String stepName = "";
+
+    // Engine thread only.
+    private final Map<SpecKey, List<Request>> waiters = new HashMap<>();
+    private final Map<SpecKey, Integer> unconverged = new HashMap<>();
+    private final List<Runnable> afterPublish = new ArrayList<>();
+    private boolean passScheduled;
+    private int inFlight;
+    private ScheduledFuture<?> wakeup;
+    private long wakeupAt = Long.MAX_VALUE;
+    private boolean announced;
+    private String lastFailure = "";
+    private long lastFailureAt;
+
+    EngineLoop(OvsdbClient client, EngineSettings settings, EngineCounters counters, ListenerBus bus) {
+        this.client = client;
+        this.settings = settings;
+        this.counters = counters;
+        this.bus = bus;
+        this.board = new StatusBoard(bus);
+        this.queue = new WorkQueue(settings.minRetry(), settings.maxRetry());
+        this.reconciler = new Reconciler(client.cache(), new Admission(settings.eipPolicy(), vipIndex, store.claims()), counters);
+        this.executor = new TxExecutor(client, counters, bus, settings.transactionBound());
+        this.gate = new LeaseGate(client, settings.lockName());
+        this.thread = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "ovnj-engine"));
+        this.thread.setRemoveOnCancelPolicy(true);
+        // Also runs the requests' deadlines: independent of the engine thread, so a stalled step cannot hold a caller.
+        ScheduledThreadPoolExecutor w = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "ovnj-engine-watchdog"));
+        w.setRemoveOnCancelPolicy(true);
+        this.watchdog = w;
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    // ---- any thread ----
+
+    void start() {
+        if (client.isSynced()) {
+            // plan() may be called right after start(): give it the VIP index at once.
+            vipIndex.rebuild(client.cache());
+        }
+        client.addConnectionListener(this::onConnection);
+        gate.start(held -> step("lock change", () -> lockChanged(held)));
+        long period = 500;
+        watchdog.scheduleWithFixedDelay(this::watch, period, period, TimeUnit.MILLISECONDS);
+        step("start", () -> {
+            refreshAvailability();
+            schedulePass();
+        });
+    }
+
+    /** The cache listener: hands the batch to the engine thread, doing nothing else on the client's thread. */
+    void onCacheEvents(List<CacheEvent> events) {
+        List<CacheEvent> copy = List.copyOf(events);
+        long seen = System.nanoTime();
+        step("cache events", () -> {
+            for (SpecKey k : mapper.map(copy, client.cache(), counters)) {
+                mark(k, seen, false);
+            }
+            schedulePass();
+        });
+    }
+
+    private void onConnection(ConnectionEvent event) {
+        step("connection " + event.kind(), () -> {
+            if (event.kind() == ConnectionEvent.Kind.DISCONNECTED) {
+                gate.disconnected();
+            }
+            if (event.kind() == ConnectionEvent.Kind.SYNCED) {
+                // A resync may have changed anything: check every spec against the fresh cache.
+                vipIndex.rebuild(client.cache());
+                everything();
+            }
+            refreshAvailability();
+            schedulePass();
+        });
+    }
+
+    CompletableFuture<ApplyResult> apply(String owner, List<LoadBalancerSpec> specs, Map<String, List<SpecError>> checked) {
+        return request(Request.Kind.APPLY, owner, req -> {
+            Set<String> names = new LinkedHashSet<>();
+            Set<SpecKey> affected = new LinkedHashSet<>();
+            for (LoadBalancerSpec s : specs) {
+                if (names.add(s.name())) {
+                    affected.addAll(store.declare(owner, s.name(), s, checked.getOrDefault(s.name(), List.of())));
+                }
+            }
+            for (String old : List.copyOf(store.names(owner))) {
+                Desired d = store.get(new SpecKey(owner, old));
+                if (!names.contains(old) && d != null && !d.removed()) {
+                    affected.addAll(store.declare(owner, old, null, List.of()));
+                    names.add(old);
+                }
+            }
+            store.markComplete(owner);
+            for (String stale : reconciler.staleSpecs(owner, store.names(owner))) {
+                affected.addAll(store.declare(owner, stale, null, List.of()));
+                names.add(stale);
+            }
+            names.forEach(n -> req.waiting.put(new SpecKey(owner, n), store.get(new SpecKey(owner, n)).generation()));
+            declared(req, affected);
+        });
+    }
+
+    CompletableFuture<ApplyResult> upsert(String owner, LoadBalancerSpec spec) {
+        return request(Request.Kind.UPSERT, owner, req -> {
+            List<SpecError> duplicates = duplicateVips(owner, spec);
+            if (!duplicates.isEmpty()) {
+                if (req.answer()) {
+                    req.future.completeExceptionally(new InvalidSpecException(duplicates));
+                }
+                return;
+            }
+            Set<SpecKey> affected = store.declare(owner, spec.name(), spec, List.of());
+            SpecKey key = new SpecKey(owner, spec.name());
+            req.waiting.put(key, store.get(key).generation());
+            declared(req, affected);
+        });
+    }
+
+    CompletableFuture<ApplyResult> remove(String owner, String name) {
+        return request(Request.Kind.REMOVE, owner, req -> {
+            Set<SpecKey> affected = store.declare(owner, name, null, List.of());
+            SpecKey key = new SpecKey(owner, name);
+            req.waiting.put(key, store.get(key).generation());
+            declared(req, affected);
+        });
+    }
+
+    LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs) {
+        return reconciler.dryRun(owner, specs, this::claimCounts);
+    }
+
+    Map<String, SpecStatus> status(String owner) {
+        return board.snapshot(owner);
+    }
+
+    boolean isAvailable() {
+        return available && !stalled && !closed;
+    }
+
+    String availabilityReason() {
+        return stalled ? "engine loop stalled in step " + stepName : availabilityReason;
+    }
+
+    boolean stalled() {
+        return stalled;
+    }
+
+    Map<SpecStatus.State, Integer> counts() {
+        return board.counts();
+    }
+
+    /** Idempotent: fails waiting callers, releases the lock, stops the threads; the client stays open. */
+    void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        gate.close();
+        try {
+            thread.execute(() -> runStep("close", this::failAllWaiters));
+        } catch (RejectedExecutionException e) {
+            // Already shut down.
+        }
+        thread.shutdown();
+        watchdog.shutdownNow();
+        if (!Thread.currentThread().getName().equals("ovnj-engine")) {
+            try {
+                thread.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        LOG.info("engine closed");
+    }
+
+    private CompletableFuture<ApplyResult> request(Request.Kind kind, String owner, java.util.function.Consumer<Request> declare) {
+        CompletableFuture<ApplyResult> f = new CompletableFuture<>();
+        if (closed) {
+            f.completeExceptionally(new EngineClosedException());
+            return f;
+        }
+        Request req = new Request(kind, owner, f);
+        try {
+            ScheduledFuture<?> deadline = watchdog.schedule(() -> expire(req), settings.requestTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            f.whenComplete((r, e) -> deadline.cancel(false));
+        } catch (RejectedExecutionException e) {
+            f.completeExceptionally(new EngineClosedException());
+            return f;
+        }
+        boolean queued = step("declare", () -> {
+            if (closed) {
+                if (req.answer()) {
+                    f.completeExceptionally(new EngineClosedException());
+                }
+                return;
+            }
+            declare.accept(req);
+        });
+        if (!queued && req.answer()) {
+            f.completeExceptionally(new EngineClosedException());
+        }
+        return f;
+    }
+
+    /**
+     * The watchdog thread: the request's time is up. Fails it with the undecided specs' statuses
+     * and what the engine waits for; the specs stay declared and the loop goes on reconciling them.
+     */
+    private void expire(Request req) {
+        if (!req.answer()) {
+            return;
+        }
+        Map<String, SpecStatus> all = board.snapshot(req.owner);
+        List<SpecKey> keys = req.keys;
+        Map<String, SpecStatus> undecided = new LinkedHashMap<>();
+        if (keys != null) {
+            for (SpecKey k : keys) {
+                SpecStatus s = all.get(k.spec());
+                if (s != null && !s.state().settled()) {
+                    undecided.put(k.spec(), s);
+                }
+            }
+        }
+        String why;
+        if (!isAvailable()) {
+            why = availabilityReason();
+        } else if (keys == null) {
+            why = "the engine has not taken the request in yet (step '" + stepName + "' running)";
+        } else {
+            why = undecided.values().stream().map(SpecStatus::reason).filter(r -> !r.isEmpty()).findFirst()
+                    .map(r -> r.equals("writing") ? "a transaction the database has not answered yet" : r)
+                    .orElse("its rows are being written");
+        }
+        SpecTimeoutException e = new SpecTimeoutException(req.owner, settings.requestTimeout(), why, undecided);
+        LOG.debug("{}", e.getMessage());
+        // On the common pool, like every answer: a caller's callback never runs on the watchdog.
+        CompletableFuture.runAsync(() -> req.future.completeExceptionally(e));
+        step("request expired", () -> forget(req));
+    }
+
+    /** Engine thread: drops an expired request from the waiters (its specs stay queued). */
+    private void forget(Request req) {
+        for (SpecKey k : req.waiting.keySet()) {
+            List<Request> reqs = waiters.get(k);
+            if (reqs != null) {
+                reqs.remove(req);
+                if (reqs.isEmpty()) {
+                    waiters.remove(k);
+                }
+            }
+        }
+        req.waiting.clear();
+    }
+
+    /** Runs a step on the engine thread; false if the engine is closed. */
+    private boolean step(String name, Runnable step) {
+        try {
+            thread.execute(() -> runStep(name, step));
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    private void runStep(String name, Runnable step) {
+        stepName = name;
+        stepStartedAt = System.nanoTime();
+        try {
+            step.run();
+        } catch (RuntimeException | Error e) {
+            LOG.warn("engine step '{}' failed, the engine carries on: {}", name, e.toString());
+            LOG.debug("engine step failure", e);
+            if (inFlight == 0) {
+                // Whatever the step had taken is looked at again.
+                queue.reclaim(System.nanoTime());
+                schedulePass();
+            }
+        } finally {
+            try {
+                board.publish();
+                List<Runnable> done = List.copyOf(afterPublish);
+                afterPublish.clear();
+                done.forEach(Runnable::run);
+            } finally {
+                stepStartedAt = 0;
+            }
+        }
+    }
+
+    private void watch() {
+        long started = stepStartedAt;
+        boolean now = started != 0 && System.nanoTime() - started > settings.stallTimeout().toNanos();
+        if (now != stalled) {
+            stalled = now;
+            String reason = now ? "engine loop stalled: step '" + stepName + "' has run for over "
+                    + settings.stallTimeout().toSeconds() + " s" : "engine loop running again";
+            LOG.warn("{}", reason);
+            boolean avail = isAvailable();
+            bus.publish(l -> l.onAvailability(avail, reason));
+        }
+        step("watchdog", this::schedulePass);
+    }
+
+    // ---- engine thread ----
+
+    private void declared(Request req, Set<SpecKey> affected) {
+        long now = System.nanoTime();
+        req.keys = List.copyOf(req.waiting.keySet());
+        for (SpecKey key : List.copyOf(req.waiting.keySet())) {
+            Desired d = store.get(key);
+            SpecStatus old = board.get(key);
+            long observed = old == null ? 0 : old.observedGeneration();
+            if (d.invalid()) {
+                SpecStatus s = board.put(key, SpecStatus.State.INVALID, d.errors().stream().map(e -> e.field() + ": " + e.message()).toList(),
+                        List.of(), Set.of(), List.of(), Optional.empty(), d.generation(), observed);
+                queue.remove(key);
+                settle(key, s);
+                req.waiting.remove(key);
+                continue;
+            }
+            if (!d.removed()) {
+                board.put(key, SpecStatus.State.PENDING, List.of(available ? "queued" : "waiting for the database: " + availabilityReason),
+                        old == null ? List.of() : old.warnings(), old == null ? Set.of() : old.rows(), List.of(), Optional.empty(),
+                        d.generation(), observed);
+            } else if (old != null) {
+                // Removed: no longer APPLIED; the status goes away once its rows are gone.
+                board.put(key, SpecStatus.State.PENDING, List.of("removed; its rows are being deleted"), List.of(), old.rows(),
+                        List.of(), Optional.empty(), d.generation(), observed);
+            }
+            unconverged.remove(key);
+            queue.forget(key);
+            queue.add(key, now, true);
+            waiters.computeIfAbsent(key, k -> new ArrayList<>()).add(req);
+        }
+        for (SpecKey key : affected) {
+            if (!req.waiting.containsKey(key)) {
+                mark(key, now, true);
+            }
+        }
+        if (req.waiting.isEmpty() && !req.answered()) {
+            complete(req);
+        }
+        schedulePass();
+    }
+
+    private List<SpecError> duplicateVips(String owner, LoadBalancerSpec spec) {
+        List<SpecError> out = new ArrayList<>();
+        for (int i = 0; i < spec.vips().size(); i++) {
+            VipSpec v = spec.vips().get(i);
+            VipKey k = VipKey.of(v.protocol(), v.vip());
+            for (DesiredStore.VipClaims.Claim c : store.claims().claims(k)) {
+                if (c.key().owner().equals(owner) && !c.key().spec().equals(spec.name()) && c.seq() >= 0) {
+                    out.add(new SpecError(owner, spec.name(), "vips[" + i + "].vip",
+                            v.protocol().wireValue() + " " + v.vip() + " is already used by spec " + c.key().spec() + " of this owner"));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Marks a key that an event concerns; a row of an owner declared in full that no spec names is deleted. */
+    private void mark(SpecKey key, long seen, boolean urgent) {
+        Desired d = store.get(key);
+        if (d == null) {
+            if (!store.isComplete(key.owner()) || closed) {
+                return;
+            }
+            store.declare(key.owner(), key.spec(), null, List.of());
+        } else if (d.invalid()) {
+            return;
+        }
+        queue.add(key, seen, urgent);
+    }
+
+    /** After a resync or gaining the lock: every spec is checked again, and full owners are swept. */
+    private void everything() {
+        long now = System.nanoTime();
+        for (String owner : List.copyOf(store.owners())) {
+            if (store.isComplete(owner)) {
+                for (String stale : reconciler.staleSpecs(owner, store.names(owner))) {
+                    store.declare(owner, stale, null, List.of());
+                }
+            }
+        }
+        for (SpecKey k : store.allKeys()) {
+            if (!store.get(k).invalid()) {
+                queue.forget(k);
+                queue.add(k, now, true);
+            }
+        }
+    }
+
+    private void lockChanged(boolean held) {
+        gate.lockChanged(held);
+        if (held) {
+            everything();
+        }
+        refreshAvailability();
+        schedulePass();
+    }
+
+    private void refreshAvailability() {
+        boolean now = gate.mayWrite();
+        String reason = gate.reason();
+        if (now != available || !announced) {
+            available = now;
+            availabilityReason = reason;
+            if (announced || !now) {
+                LOG.info("engine {}: {}", now ? "available" : "unavailable", reason);
+            }
+            announced = true;
+            bus.publish(l -> l.onAvailability(now, reason));
+        }
+        availabilityReason = reason;
+    }
+
+    private void schedulePass() {
+        if (closed || inFlight > 0) {
+            return;
+        }
+        long now = System.nanoTime();
+        OptionalLong next = queue.promoteDue(now);
+        if (next.isPresent() && next.getAsLong() < wakeupAt) {
+            if (wakeup != null) {
+                wakeup.cancel(false);
+            }
+            wakeupAt = next.getAsLong();
+            wakeup = thread.schedule(() -> runStep("retry", () -> {
+                wakeupAt = Long.MAX_VALUE;
+                schedulePass();
+            }), Math.max(0, wakeupAt - now), TimeUnit.NANOSECONDS);
+        }
+        if (passScheduled || !queue.hasReady()) {
+            return;
+        }
+        passScheduled = true;
+        long window = settings.batchWindow().toNanos();
+        if (window <= 0) {
+            thread.execute(() -> runStep("pass", this::pass));
+        } else {
+            thread.schedule(() -> runStep("pass", this::pass), window, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** One work unit of a pass: a spec's plan to write. */
+    private record Work(SpecKey key, LoadBalancerPlan plan, boolean repair, long markedAt) {
+    }
+
+    private void pass() {
+        passScheduled = false;
+        if (closed || inFlight > 0) {
+            return;
+        }
+        refreshAvailability();
+        if (!available) {
+            return;
+        }
+        long start = System.nanoTime();
+        Map<SpecKey, Long> batch = queue.take(MAX_KEYS_PER_PASS);
+        if (batch.isEmpty()) {
+            return;
+        }
+        long t0 = EngineCounters.now();
+        EipCheck eip = EipCheck.read(client.cache());
+        counters.cacheRead(t0);
+        Map<String, List<Work>> writes = new LinkedHashMap<>();
+        Set<String> groupsCreated = new HashSet<>();
+        for (Map.Entry<SpecKey, Long> e : batch.entrySet()) {
+            SpecKey key = e.getKey();
+            try {
+                reconcileOne(key, e.getValue(), eip, writes, groupsCreated);
+            } catch (RuntimeException ex) {
+                // Confined to this spec: it is FAILED for now and tried again after its backoff.
+                Desired d = store.get(key);
+                LOG.warn("planning {} failed: {}", key, ex.toString());
+                LOG.debug("planning failure", ex);
+                if (d != null) {
+                    putFailed(key, d, new ServerError("planning failed", ex.toString()));
+                }
+                counters.retries.incrementAndGet();
+                queue.retryLater(key, System.nanoTime());
+            }
+        }
+        counters.plans.incrementAndGet();
+        counters.lastPlanMicros = (System.nanoTime() - start) / 1000;
+        send(writes);
+        if (inFlight == 0) {
+            schedulePass();
+        }
+    }
+
+    private void reconcileOne(SpecKey key, long markedAt, EipCheck eip, Map<String, List<Work>> writes, Set<String> groupsCreated) {
+        Desired d = store.get(key);
+        if (d == null) {
+            queue.done(key);
+            return;
+        }
+        SpecStatus before = board.get(key);
+        Reconciler.Result r = reconciler.reconcile(key, d, eip, this::claimCounts);
+        if (r instanceof Reconciler.Gone) {
+            queue.remove(key);
+            queue.done(key);
+            store.forget(key);
+            board.remove(key);
+            unconverged.remove(key);
+            settle(key, null);
+        } else if (r instanceof Reconciler.Settled s) {
+            queue.done(key);
+            queue.forget(key);
+            unconverged.remove(key);
+            boolean inPlace = s.state() == SpecStatus.State.APPLIED || s.state() == SpecStatus.State.WAITING;
+            long observed = inPlace ? d.generation() : before == null ? 0 : before.observedGeneration();
+            SpecStatus now = board.put(key, s.state(), s.reasons(), s.warnings(), s.rows(), s.conflicts(), Optional.empty(),
+                    d.generation(), observed);
+            if (s.state() == SpecStatus.State.CONFLICT && (before == null || before.state() != SpecStatus.State.CONFLICT)) {
+                LOG.warn("owner {}, spec {}: conflict: {}", key.owner(), key.spec(), String.join("; ", s.reasons()));
+            }
+            settle(key, now);
+        } else if (r instanceof Reconciler.Write w) {
+            LoadBalancerPlan plan = withoutGroups(w.plan(), groupsCreated);
+            if (plan.isEmpty()) {
+                // Another spec of this pass creates the group; look again after it is written.
+                queue.requeue(key, markedAt);
+                return;
+            }
+            boolean repair = !d.removed() && before != null && before.observedGeneration() == d.generation()
+                    && before.state().settled();
+            if (!d.removed()) {
+                List<String> reasons = before != null && before.state() == SpecStatus.State.APPLYING ? before.reasons() : List.of("writing");
+                board.put(key, SpecStatus.State.APPLYING, reasons, w.warnings(), before == null ? Set.of() : before.rows(), List.of(),
+                        before == null ? Optional.empty() : before.serverError(), d.generation(),
+                        before == null ? 0 : before.observedGeneration());
+            }
+            writes.computeIfAbsent(key.owner(), o -> new ArrayList<>()).add(new Work(key, plan, repair, markedAt));
+        }
+    }
+
+    private static LoadBalancerPlan withoutGroups(LoadBalancerPlan plan, Set<String> created) {
+        List<PlanChange> kept = new ArrayList<>();
+        for (PlanChange c : plan.changes()) {
+            if (!(c instanceof PlanChange.CreateGroup g) || created.add(g.name())) {
+                kept.add(c);
+            }
+        }
+        if (kept.size() == plan.changes().size()) {
+            return plan;
+        }
+        return new LoadBalancerPlan(plan.owner(), kept, plan.guards(), plan.pending(), plan.conflicts(), plan.applied(), plan.invalid());
+    }
+
+    /** Whether another spec's claim on a VIP still counts: not itself invalid or in conflict. */
+    private boolean claimCounts(SpecKey other) {
+        SpecStatus s = board.snapshot(other.owner()).get(other.spec());
+        return s == null || (s.state() != SpecStatus.State.CONFLICT && s.state() != SpecStatus.State.INVALID);
+    }
+
+    private void send(Map<String, List<Work>> writes) {
+        List<List<Work>> chunks = new ArrayList<>();
+        for (List<Work> works : writes.values()) {
+            List<Work> chunk = new ArrayList<>();
+            int ops = 0;
+            for (Work w : works) {
+                if (queue.isSolo(w.key())) {
+                    chunks.add(List.of(w));
+                    continue;
+                }
+                if (!chunk.isEmpty() && ops + w.plan().changes().size() > settings.maxOpsPerTransaction()) {
+                    chunks.add(chunk);
+                    chunk = new ArrayList<>();
+                    ops = 0;
+                }
+                chunk.add(w);
+                ops += w.plan().changes().size();
+            }
+            if (!chunk.isEmpty()) {
+                chunks.add(chunk);
+            }
+        }
+        for (List<Work> chunk : chunks) {
+            List<Transaction> txs;
+            try {
+                LoadBalancerPlan merged = Reconciler.merge(chunk.get(0).key().owner(), chunk.stream().map(Work::plan).toList());
+                txs = PlanTransactions.build(merged, client.schema(), settings.maxOpsPerTransaction());
+            } catch (RuntimeException e) {
+                // The client refused to build it (e.g. a value the server's schema does not allow).
+                inFlight++;
+                chunkDone(chunk, new TxExecutor.Outcome(TxExecutor.Kind.PERMANENT, e));
+                continue;
+            }
+            inFlight++;
+            executor.send(txs).whenComplete((outcome, err) -> {
+                TxExecutor.Outcome o = outcome != null ? outcome : new TxExecutor.Outcome(TxExecutor.Kind.RETRIABLE, err);
+                if (!step("transaction answered", () -> chunkDone(chunk, o))) {
+                    LOG.debug("transaction answered after close");
+                }
+            });
+        }
+    }
+
+    private void chunkDone(List<Work> chunk, TxExecutor.Outcome outcome) {
+        inFlight--;
+        long now = System.nanoTime();
+        try {
+            switch (outcome.kind()) {
+                case COMMITTED -> committed(chunk, now);
+                case GUARD_FAILED -> {
+                    counters.conflicts.incrementAndGet();
+                    LOG.debug("another client changed load balancers while the engine wrote; re-planning {} spec(s)", chunk.size());
+                    chunk.forEach(w -> queue.requeue(w.key(), w.markedAt()));
+                }
+                case RETRIABLE -> {
+                    ServerError error = outcome.serverError();
+                    for (Work w : chunk) {
+                        counters.retries.incrementAndGet();
+                        Duration delay = queue.retryLater(w.key(), now);
+                        retrying(w.key(), error, delay);
+                    }
+                }
+                case PERMANENT -> rejected(chunk, outcome);
+                default -> throw new IllegalStateException(outcome.kind().toString());
+            }
+        } finally {
+            if (inFlight == 0) {
+                schedulePass();
+            }
+        }
+    }
+
+    private void committed(List<Work> chunk, long now) {
+        List<RepairEvent> repaired = new ArrayList<>();
+        for (Work w : chunk) {
+            queue.forget(w.key());
+            int writes = unconverged.merge(w.key(), 1, Integer::sum);
+            if (writes > MAX_WRITES_WITHOUT_CONVERGING) {
+                Desired d = store.get(w.key());
+                LOG.warn("owner {}, spec {}: the database did not keep what was written {} times in a row; giving up until it changes",
+                        w.key().owner(), w.key().spec(), writes - 1);
+                if (d != null) {
+                    putFailed(w.key(), d, new ServerError("not converging", "the database did not keep what was written "
+                            + (writes - 1) + " times in a row"));
+                }
+                queue.done(w.key());
+                unconverged.remove(w.key());
+                continue;
+            }
+            if (w.repair()) {
+                Duration latency = Duration.ofNanos(now - w.markedAt());
+                Map<String, List<String>> what = new LinkedHashMap<>();
+                for (PlanChange c : w.plan().changes()) {
+                    what.computeIfAbsent(c.subject(), k -> new ArrayList<>()).add(describe(c));
+                }
+                what.forEach((row, changes) -> {
+                    repaired.add(new RepairEvent(w.key().owner(), row, String.join(", ", changes), latency));
+                    board.recordRepair(w.key(), latency);
+                });
+            }
+            // Look again at once: the status turns APPLIED only when a fresh plan finds nothing to do.
+            queue.requeue(w.key(), now);
+        }
+        if (!repaired.isEmpty()) {
+            counters.repairs.addAndGet(repaired.size());
+            if (repaired.size() > MASS_REPAIR_ROWS) {
+                LOG.info("repaired {} rows in {} ms", repaired.size(), String.format(Locale.ROOT, "%.1f",
+                        repaired.get(repaired.size() - 1).latency().toNanos() / 1e6));
+                repaired.forEach(e -> LOG.debug("repaired {} ({})", e.row(), e.what()));
+            } else {
+                repaired.forEach(e -> LOG.info("repaired {} ({}) in {} ms", e.row(), e.what(),
+                        String.format(Locale.ROOT, "%.1f", e.latency().toNanos() / 1e6)));
+            }
+            List<RepairEvent> events = List.copyOf(repaired);
+            bus.publish(l -> l.onRepairs(events));
+        }
+    }
+
+    private void rejected(List<Work> chunk, TxExecutor.Outcome outcome) {
+        if (chunk.size() > 1) {
+            // Which spec did the server refuse? Each goes alone next, so only that one fails.
+            chunk.forEach(w -> {
+                queue.markSolo(w.key());
+                queue.requeue(w.key(), w.markedAt());
+            });
+            return;
+        }
+        Work w = chunk.get(0);
+        counters.failures.incrementAndGet();
+        ServerError error = outcome.serverError();
+        String text = error.describe();
+        long now = System.nanoTime();
+        if (!text.equals(lastFailure) || now - lastFailureAt > FAILURE_LOG_EVERY_NANOS) {
+            LOG.warn("the database rejected spec {} of owner {}: {}", w.key().spec(), w.key().owner(), text);
+            lastFailure = text;
+            lastFailureAt = now;
+        } else {
+            LOG.debug("the database rejected spec {} of owner {}: {}", w.key().spec(), w.key().owner(), text);
+        }
+        queue.done(w.key());
+        queue.forget(w.key());
+        unconverged.remove(w.key());
+        Desired d = store.get(w.key());
+        if (d != null) {
+            putFailed(w.key(), d, error);
+        }
+    }
+
+    private void putFailed(SpecKey key, Desired d, ServerError error) {
+        SpecStatus before = board.get(key);
+        SpecStatus s = board.put(key, SpecStatus.State.FAILED, List.of(error.describe()), before == null ? List.of() : before.warnings(),
+                before == null ? Set.of() : before.rows(), List.of(), Optional.of(error), d.generation(),
+                before == null ? 0 : before.observedGeneration());
+        settle(key, s);
+    }
+
+    private void retrying(SpecKey key, ServerError error, Duration delay) {
+        SpecStatus before = board.get(key);
+        Desired d = store.get(key);
+        if (d == null || d.removed()) {
+            return;
+        }
+        board.put(key, SpecStatus.State.APPLYING, List.of("retrying in " + delay.toMillis() + " ms after: " + error.describe()),
+                before == null ? List.of() : before.warnings(), before == null ? Set.of() : before.rows(), List.of(),
+                Optional.of(error), d.generation(), before == null ? 0 : before.observedGeneration());
+    }
+
+    /** Answers the callers waiting for this key, if its verdict covers the generation they need. */
+    private void settle(SpecKey key, SpecStatus status) {
+        List<Request> reqs = waiters.get(key);
+        if (reqs == null) {
+            return;
+        }
+        reqs.removeIf(req -> {
+            Long need = req.waiting.get(key);
+            if (need == null || req.answered()) {
+                return true;
+            }
+            if (status != null && (!status.state().settled() || status.generation() < need)) {
+                return false;
+            }
+            req.waiting.remove(key);
+            if (status != null && req.kind != Request.Kind.APPLY) {
+                if (status.state() == SpecStatus.State.CONFLICT || status.state() == SpecStatus.State.FAILED) {
+                    failLater(req, new SpecFailedException(status));
+                    return true;
+                }
+                if (status.state() == SpecStatus.State.INVALID && req.kind == Request.Kind.UPSERT) {
+                    failLater(req, new InvalidSpecException(status.reasons().stream()
+                            .map(r -> new SpecError(key.owner(), key.spec(), "vips", r)).toList()));
+                    return true;
+                }
+            }
+            if (req.waiting.isEmpty()) {
+                complete(req);
+            }
+            return true;
+        });
+        if (reqs.isEmpty()) {
+            waiters.remove(key);
+        }
+    }
+
+    private void complete(Request req) {
+        // After the board is published, so a status read right after the answer agrees with it;
+        // on the common pool, so a caller's callback can never run on (or block) the engine thread.
+        afterPublish.add(() -> {
+            if (req.answer()) {
+                ApplyResult result = new ApplyResult(req.owner, board.snapshot(req.owner));
+                req.future.completeAsync(() -> result);
+            }
+        });
+    }
+
+    private void failLater(Request req, RuntimeException e) {
+        afterPublish.add(() -> {
+            if (req.answer()) {
+                CompletableFuture.runAsync(() -> req.future.completeExceptionally(e));
+            }
+        });
+    }
+
+    private void failAllWaiters() {
+        EngineClosedException closedEx = new EngineClosedException();
+        for (List<Request> reqs : waiters.values()) {
+            reqs.forEach(r -> {
+                if (r.answer()) {
+                    r.future.completeExceptionally(closedEx);
+                }
+            });
+        }
+        waiters.clear();
+    }
+
+    private static String describe(PlanChange c) {
+        if (c instanceof PlanChange.CreateRow) {
+            return "recreated";
+        } else if (c instanceof PlanChange.UpdateVips) {
+            return "vips";
+        } else if (c instanceof PlanChange.SetColumns s) {
+            return String.join("/", s.columns().keySet());
+        } else if (c instanceof PlanChange.Attach a) {
+            return "attached to " + a.target().word() + " " + a.targetName();
+        } else if (c instanceof PlanChange.Detach d) {
+            return "detached from " + d.target().word() + " " + d.targetName();
+        } else if (c instanceof PlanChange.AttachGroup g) {
+            return "group attached to " + g.target().word() + " " + g.targetName();
+        } else if (c instanceof PlanChange.CreateGroup) {
+            return "group recreated";
+        }
+        return "deleted";
+    }
+}

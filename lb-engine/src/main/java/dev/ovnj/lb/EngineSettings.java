@@ -1,0 +1,23 @@
+package dev.ovnj.lb;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The engine's configuration, as the builder set it.
+ *
+ * @param batchWindow how long an idle engine waits for more changes before planning (zero: at once)
+ * @param maxOpsPerTransaction soft limit of operations per transaction
+ * @param maxPendingRequests callers that may wait at once before new ones fail fast
+ * @param minRetry first backoff of a spec after a retriable error
+ * @param maxRetry largest backoff of a spec
+ * @param lockName the OVSDB lock to write under, if any
+ * @param eipPolicy what to do with a VIP outside its router's networks
+ * @param stallTimeout how long one engine step may run before the engine reports itself stalled
+ * @param transactionBound how long a transaction may go unanswered before it counts as lost (retriable)
+ * @param requestTimeout how long a caller's future may wait for a verdict before it fails with {@link SpecTimeoutException}
+ */
+record EngineSettings(Duration batchWindow, int maxOpsPerTransaction, int maxPendingRequests, Duration minRetry,
+                      Duration maxRetry, Optional<String> lockName, EipPolicy eipPolicy, Duration stallTimeout,
+                      Duration transactionBound, Duration requestTimeout) {
+}

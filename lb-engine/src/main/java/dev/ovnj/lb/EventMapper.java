@@ -1,0 +1,183 @@
+package dev.ovnj.lb;
+
+import dev.ovnj.lb.plan.DesiredRow;
+import dev.ovnj.lb.plan.Target;
+import dev.ovnj.ovsdb.cache.CacheEvent;
+import dev.ovnj.ovsdb.cache.RowCache;
+import dev.ovnj.ovsdb.data.Row;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Turns cache events into the keys of the specs they can affect, and nothing else (like
+ * controller-runtime's event handlers): a port added to a switch no spec uses, or any column the
+ * engine does not read, affects no spec. Engine thread only.
+ *
+ * <ul>
+ *   <li>a Load_Balancer row: its owner's spec, specs declaring one of its VIPs (a possible
+ *       conflict), specs whose row would have its name;</li>
+ *   <li>a router, switch or group: specs naming it when it appears, goes or is renamed; when its
+ *       load balancers or groups change, the specs of those load balancers and of their VIPs;</li>
+ *   <li>a router's ports, or a Logical_Router_Port's networks: the specs on that router (EIP check).</li>
+ * </ul>
+ */
+final class EventMapper {
+    private final DesiredStore desired;
+    private final VipIndex vips;
+
+    EventMapper(DesiredStore desired, VipIndex vips) {
+        this.desired = desired;
+        this.vips = vips;
+    }
+
+    /** Events mapped per cache read, so a huge batch never holds the client's update thread for long. */
+    private static final int CHUNK = 256;
+
+    Set<SpecKey> map(List<CacheEvent> events, RowCache cache, EngineCounters counters) {
+        Set<SpecKey> out = new LinkedHashSet<>();
+        for (int i = 0; i < events.size(); i += CHUNK) {
+            List<CacheEvent> chunk = events.subList(i, Math.min(events.size(), i + CHUNK));
+            cache.read(() -> {
+                long t0 = EngineCounters.now();
+                chunk.forEach(e -> map(e, cache, out));
+                counters.cacheRead(t0);
+                return null;
+            });
+        }
+        return out;
+    }
+
+    private void map(CacheEvent e, RowCache cache, Set<SpecKey> out) {
+        Row before = before(e);
+        Row after = after(e);
+        switch (e.table()) {
+            case "Load_Balancer" -> loadBalancer(before, after, out);
+            case "Logical_Router" -> target(Target.ROUTER, before, after, cache, out);
+            case "Logical_Switch" -> target(Target.SWITCH, before, after, cache, out);
+            case "Load_Balancer_Group" -> group(before, after, cache, out);
+            case "Logical_Router_Port" -> routerPort(e.uuid(), before, after, cache, out);
+            default -> {
+                // NAT and anything else monitored: no spec depends on them.
+            }
+        }
+    }
+
+    private void loadBalancer(Row before, Row after, Set<SpecKey> out) {
+        vips.update(before, after);
+        for (Row r : new Row[] {before, after}) {
+            if (r == null) {
+                continue;
+            }
+            ownedKey(r, out);
+            out.addAll(desired.byRowName(Admission.nameOf(r)));
+            VipIndex.keys(r).forEach(k -> out.addAll(desired.byVip(k)));
+        }
+    }
+
+    private void target(Target kind, Row before, Row after, RowCache cache, Set<SpecKey> out) {
+        if (before == null || after == null || !Objects.equals(before.get("name"), after.get("name"))) {
+            for (Row r : new Row[] {before, after}) {
+                if (r != null) {
+                    out.addAll(desired.byTarget(new Attachment(kind, Admission.nameOf(r))));
+                    members(r.get("load_balancer"), cache, out);
+                }
+            }
+            return;
+        }
+        Attachment name = new Attachment(kind, Admission.nameOf(after));
+        Set<Object> lbs = changed(before.get("load_balancer"), after.get("load_balancer"));
+        members(lbs, cache, out);
+        Set<Object> groups = changed(before.get("load_balancer_group"), after.get("load_balancer_group"));
+        if (!groups.isEmpty()) {
+            out.addAll(desired.byTarget(name));
+            for (Object g : groups) {
+                cache.table("Load_Balancer_Group").get((UUID) g).ifPresent(row -> {
+                    out.addAll(desired.byTarget(new Attachment(Target.GROUP, Admission.nameOf(row))));
+                    members(row.get("load_balancer"), cache, out);
+                });
+            }
+        }
+        if (kind == Target.ROUTER && !Objects.equals(before.get("ports"), after.get("ports"))) {
+            out.addAll(desired.byTarget(name));
+        }
+    }
+
+    private void group(Row before, Row after, RowCache cache, Set<SpecKey> out) {
+        if (before == null || after == null || !Objects.equals(before.get("name"), after.get("name"))) {
+            for (Row r : new Row[] {before, after}) {
+                if (r != null) {
+                    out.addAll(desired.byTarget(new Attachment(Target.GROUP, Admission.nameOf(r))));
+                    members(r.get("load_balancer"), cache, out);
+                }
+            }
+            return;
+        }
+        members(changed(before.get("load_balancer"), after.get("load_balancer")), cache, out);
+    }
+
+    private void routerPort(UUID port, Row before, Row after, RowCache cache, Set<SpecKey> out) {
+        if (before != null && after != null && Objects.equals(before.get("networks"), after.get("networks"))) {
+            return;
+        }
+        // A port does not name its router; the router's ports column does. An added or removed
+        // port also changes that column, which target() maps on its own.
+        for (Row router : cache.table("Logical_Router").lookup(Admission.ROUTER_BY_PORT, port)) {
+            out.addAll(desired.byTarget(new Attachment(Target.ROUTER, Admission.nameOf(router))));
+        }
+    }
+
+    /** The specs of load balancers that joined or left a set: their own, and those sharing a VIP. */
+    private void members(Object uuids, RowCache cache, Set<SpecKey> out) {
+        if (!(uuids instanceof Set<?> set)) {
+            return;
+        }
+        for (Object id : set) {
+            cache.table("Load_Balancer").get((UUID) id).ifPresent(row -> {
+                ownedKey(row, out);
+                VipIndex.keys(row).forEach(k -> out.addAll(desired.byVip(k)));
+            });
+        }
+    }
+
+    private static Set<Object> changed(Object before, Object after) {
+        Set<Object> out = new LinkedHashSet<>();
+        Set<?> b = before instanceof Set<?> s ? s : Set.of();
+        Set<?> a = after instanceof Set<?> s ? s : Set.of();
+        for (Object x : b) {
+            if (!a.contains(x)) {
+                out.add(x);
+            }
+        }
+        for (Object x : a) {
+            if (!b.contains(x)) {
+                out.add(x);
+            }
+        }
+        return out;
+    }
+
+    private static void ownedKey(Row row, Set<SpecKey> out) {
+        if (row.get("external_ids") instanceof Map<?, ?> ids && ids.get(DesiredRow.OWNER_KEY) instanceof String owner
+                && ids.get(DesiredRow.SPEC_KEY) instanceof String spec) {
+            out.add(new SpecKey(owner, spec));
+        }
+    }
+
+    private static Row before(CacheEvent e) {
+        if (e instanceof CacheEvent.Updated u) {
+            return u.oldRow();
+        }
+        return e instanceof CacheEvent.Deleted d ? d.oldRow() : null;
+    }
+
+    private static Row after(CacheEvent e) {
+        if (e instanceof CacheEvent.Updated u) {
+            return u.newRow();
+        }
+        return e instanceof CacheEvent.Inserted i ? i.row() : null;
+    }
+}

@@ -1,0 +1,205 @@
+package dev.ovnj.lb;
+
+import dev.ovnj.lb.plan.LoadBalancerPlan;
+import dev.ovnj.lb.plan.PlanChange;
+import dev.ovnj.lb.plan.Planner;
+import dev.ovnj.lb.spec.LoadBalancerSpec;
+import dev.ovnj.lb.spec.SpecError;
+import dev.ovnj.lb.spec.SpecValidator;
+import dev.ovnj.ovsdb.cache.RowCache;
+import dev.ovnj.ovsdb.data.Row;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Predicate;
+
+/**
+ * Works out one spec: admission, then a plan of just that spec's rows, read in one short cache
+ * read (the client's update thread waits for a single spec's plan at most, never for a whole
+ * owner's). Pure apart from the cache reads; the engine thread and {@code plan()} both use it.
+ */
+final class Reconciler {
+    /** The specs a dry-run plan reads per cache read, for stale rows. */
+    private static final int STALE_CHUNK = 64;
+
+    /** What one spec needs. */
+    sealed interface Result {
+    }
+
+    /**
+     * Nothing to write; the verdict.
+     *
+     * @param state APPLIED, WAITING, INVALID or CONFLICT
+     * @param reasons why, in words
+     * @param warnings problems that do not stop it
+     * @param rows its rows' UUIDs
+     * @param conflicts what it collides with
+     */
+    record Settled(SpecStatus.State state, List<String> reasons, List<String> warnings, Set<UUID> rows,
+                   List<ConflictingRow> conflicts) implements Result {
+    }
+
+    /**
+     * Changes to write.
+     *
+     * @param plan the plan of this spec's rows
+     * @param warnings problems that do not stop it
+     */
+    record Write(LoadBalancerPlan plan, List<String> warnings) implements Result {
+    }
+
+    /** The spec was removed and its rows are gone. */
+    record Gone() implements Result {
+    }
+
+    private final RowCache cache;
+    private final Admission admission;
+    private final EngineCounters counters;
+
+    Reconciler(RowCache cache, Admission admission, EngineCounters counters) {
+        this.cache = cache;
+        this.admission = admission;
+        this.counters = counters;
+    }
+
+    /**
+     * Reconciles one key against the cache.
+     *
+     * @param key the key
+     * @param d its desired version (removed: delete its rows)
+     * @param eip the routers' networks, read once per pass
+     * @param activeClaim whether another spec's VIP claim still counts
+     * @return the result
+     */
+    Result reconcile(SpecKey key, Desired d, EipCheck eip, Predicate<SpecKey> activeClaim) {
+        if (d.invalid()) {
+            return new Settled(SpecStatus.State.INVALID, d.errors().stream().map(e -> e.field() + ": " + e.message()).toList(),
+                    List.of(), Set.of(), List.of());
+        }
+        if (d.removed()) {
+            LoadBalancerPlan plan = plan(key.owner(), List.of(), Set.of(key.spec()));
+            return plan.isEmpty() ? new Gone() : new Write(plan, List.of());
+        }
+        Admission.Verdict v = admission.admit(key.owner(), d.spec(), d.seq(), cache, eip, activeClaim);
+        if (!v.admitted()) {
+            return new Settled(v.state(), v.reasons(), v.warnings(), Set.of(), v.conflicts());
+        }
+        LoadBalancerPlan plan = plan(key.owner(), List.of(d.spec()), Set.of(key.spec()));
+        List<String> warnings = new ArrayList<>(v.warnings());
+        warnings.addAll(plan.conflicts());
+        if (!plan.isEmpty()) {
+            return new Write(plan, warnings);
+        }
+        List<String> waiting = plan.pending().getOrDefault(key.spec(), List.of());
+        Set<UUID> rows = plan.applied().containsKey(key.spec()) ? plan.applied().get(key.spec()) : ownRows(key);
+        return waiting.isEmpty()
+                ? new Settled(SpecStatus.State.APPLIED, List.of(), warnings, rows, List.of())
+                : new Settled(SpecStatus.State.WAITING, waiting, warnings, ownRows(key), List.of());
+    }
+
+    /** Plans some of an owner's specs in one short cache read, timing how long it held the lock. */
+    LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, Set<String> scope) {
+        counters.specPlans.addAndGet(scope.size());
+        return cache.read(() -> {
+            long t0 = EngineCounters.now();
+            try {
+                return Planner.plan(owner, specs, cache, Set.of(), scope);
+            } finally {
+                counters.cacheRead(t0);
+            }
+        });
+    }
+
+    private Set<UUID> ownRows(SpecKey key) {
+        return cache.read(() -> {
+            Set<UUID> out = new HashSet<>();
+            for (Row r : cache.table("Load_Balancer").lookup(Planner.LB_BY_SPEC, key.spec())) {
+                if (Admission.ownerOf(r).filter(key.owner()::equals).isPresent()) {
+                    out.add(r.uuid());
+                }
+            }
+            return out;
+        });
+    }
+
+    /**
+     * What {@code apply(owner, specs)} would write now, through the same admission and planning
+     * as the engine: invalid, EIP-rejected and conflicting specs keep their rows and are listed.
+     */
+    LoadBalancerPlan dryRun(String owner, List<LoadBalancerSpec> specs, Predicate<SpecKey> activeClaim) {
+        Map<String, List<SpecError>> checked = SpecValidator.validate(owner, specs);
+        EipCheck eip = EipCheck.read(cache);
+        Map<String, List<String>> invalid = new LinkedHashMap<>();
+        List<LoadBalancerPlan> parts = new ArrayList<>();
+        List<String> conflicts = new ArrayList<>();
+        Set<String> declared = new HashSet<>();
+        for (LoadBalancerSpec s : specs) {
+            declared.add(s.name());
+            List<SpecError> errors = checked.get(s.name());
+            if (errors != null && !errors.isEmpty()) {
+                invalid.put(s.name(), errors.stream().map(e -> e.field() + ": " + e.message()).toList());
+                continue;
+            }
+            if (!invalid.containsKey(s.name())) {
+                Admission.Verdict v = admission.admit(owner, s, Long.MAX_VALUE, cache, eip, activeClaim);
+                if (v.state() == SpecStatus.State.INVALID) {
+                    invalid.put(s.name(), v.reasons());
+                } else if (v.state() == SpecStatus.State.CONFLICT) {
+                    v.reasons().forEach(r -> conflicts.add("spec " + s.name() + ": " + r + "; it is left alone"));
+                } else {
+                    parts.add(plan(owner, List.of(s), Set.of(s.name())));
+                }
+            }
+        }
+        List<String> stale = new ArrayList<>(staleSpecs(owner, declared));
+        for (int i = 0; i < stale.size(); i += STALE_CHUNK) {
+            parts.add(plan(owner, List.of(), new LinkedHashSet<>(stale.subList(i, Math.min(stale.size(), i + STALE_CHUNK)))));
+        }
+        LoadBalancerPlan merged = merge(owner, parts);
+        List<String> allConflicts = new ArrayList<>(conflicts);
+        allConflicts.addAll(merged.conflicts());
+        return new LoadBalancerPlan(owner, merged.changes(), merged.guards(), merged.pending(), allConflicts, merged.applied(), invalid);
+    }
+
+    /** Specs of the owner that have rows in the database but are not declared. */
+    Set<String> staleSpecs(String owner, Set<String> declared) {
+        return cache.read(() -> {
+            Set<String> out = new LinkedHashSet<>();
+            for (Row r : cache.table("Load_Balancer").lookup(Planner.LB_BY_OWNER, owner)) {
+                String spec = r.get("external_ids") instanceof Map<?, ?> ids && ids.get(dev.ovnj.lb.plan.DesiredRow.SPEC_KEY) instanceof String s
+                        ? s : "";
+                if (!declared.contains(spec)) {
+                    out.add(spec);
+                }
+            }
+            return out;
+        });
+    }
+
+    /** Joins plans of one owner; a group that several specs need is created once. */
+    static LoadBalancerPlan merge(String owner, List<LoadBalancerPlan> parts) {
+        List<PlanChange> changes = new ArrayList<>();
+        Map<UUID, Map<String, Object>> guards = new LinkedHashMap<>();
+        Map<String, List<String>> pending = new LinkedHashMap<>();
+        List<String> conflicts = new ArrayList<>();
+        Map<String, Set<UUID>> applied = new LinkedHashMap<>();
+        Set<String> groups = new HashSet<>();
+        for (LoadBalancerPlan p : parts) {
+            for (PlanChange c : p.changes()) {
+                if (!(c instanceof PlanChange.CreateGroup g) || groups.add(g.name())) {
+                    changes.add(c);
+                }
+            }
+            guards.putAll(p.guards());
+            pending.putAll(p.pending());
+            conflicts.addAll(p.conflicts());
+            applied.putAll(p.applied());
+        }
+        return new LoadBalancerPlan(owner, changes, guards, pending, conflicts, applied, Map.of());
+    }
+}

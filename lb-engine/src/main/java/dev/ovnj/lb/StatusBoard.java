@@ -1,0 +1,114 @@
+package dev.ovnj.lb;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The status of every spec. The engine thread writes a working copy; {@link #publish()} (after
+ * each engine step) swaps in an immutable snapshot that any thread reads without blocking, so a
+ * status read is never older than the last step and never half-updated.
+ */
+final class StatusBoard {
+    private final Map<String, LinkedHashMap<String, SpecStatus>> working = new LinkedHashMap<>();
+    private final Set<String> changedOwners = new HashSet<>();
+    private final Map<SpecKey, long[]> repairs = new HashMap<>();
+    private final Map<SpecKey, Duration> lastRepair = new HashMap<>();
+    private final EnumMap<SpecStatus.State, Integer> counts = new EnumMap<>(SpecStatus.State.class);
+    private final ListenerBus bus;
+    private volatile Map<String, Map<String, SpecStatus>> published = Map.of();
+    private volatile Map<SpecStatus.State, Integer> publishedCounts = Map.of();
+
+    StatusBoard(ListenerBus bus) {
+        this.bus = bus;
+    }
+
+    SpecStatus get(SpecKey key) {
+        Map<String, SpecStatus> m = working.get(key.owner());
+        return m == null ? null : m.get(key.spec());
+    }
+
+    /** Sets a status from its parts, keeping the repair counters; tells listeners when it changed. */
+    SpecStatus put(SpecKey key, SpecStatus.State state, List<String> reasons, List<String> warnings, Set<UUID> rows,
+                   List<ConflictingRow> conflicts, Optional<ServerError> error, long generation, long observed) {
+        long[] r = repairs.getOrDefault(key, new long[1]);
+        SpecStatus next = new SpecStatus(key.owner(), key.spec(), state, reasons, warnings, rows, r[0],
+                Optional.ofNullable(lastRepair.get(key)), conflicts, error, generation, observed);
+        SpecStatus old = working.computeIfAbsent(key.owner(), o -> new LinkedHashMap<>()).put(key.spec(), next);
+        changedOwners.add(key.owner());
+        count(old, -1);
+        count(next, 1);
+        if (old == null || old.state() != next.state() || !old.reasons().equals(next.reasons())
+                || !old.warnings().equals(next.warnings()) || !Objects.equals(old.serverError(), next.serverError())) {
+            bus.publish(l -> l.onStatus(next));
+        }
+        return next;
+    }
+
+    /** Counts a repaired row of a spec. */
+    void recordRepair(SpecKey key, Duration latency) {
+        repairs.computeIfAbsent(key, k -> new long[1])[0]++;
+        lastRepair.put(key, latency);
+        SpecStatus s = get(key);
+        if (s != null) {
+            SpecStatus next = new SpecStatus(s.owner(), s.spec(), s.state(), s.reasons(), s.warnings(), s.rows(),
+                    repairs.get(key)[0], Optional.of(latency), s.conflicts(), s.serverError(), s.generation(), s.observedGeneration());
+            working.get(key.owner()).put(key.spec(), next);
+            changedOwners.add(key.owner());
+        }
+    }
+
+    void remove(SpecKey key) {
+        Map<String, SpecStatus> m = working.get(key.owner());
+        if (m != null) {
+            count(m.remove(key.spec()), -1);
+            changedOwners.add(key.owner());
+        }
+        repairs.remove(key);
+        lastRepair.remove(key);
+    }
+
+    /** Publishes the working copy of the owners that changed since the last call. */
+    void publish() {
+        if (changedOwners.isEmpty()) {
+            return;
+        }
+        Map<String, Map<String, SpecStatus>> next = new HashMap<>(published);
+        for (String owner : changedOwners) {
+            Map<String, SpecStatus> m = working.get(owner);
+            next.put(owner, m == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(m)));
+        }
+        changedOwners.clear();
+        published = Collections.unmodifiableMap(next);
+        Map<SpecStatus.State, Integer> c = new EnumMap<>(SpecStatus.State.class);
+        for (SpecStatus.State s : SpecStatus.State.values()) {
+            c.put(s, counts.getOrDefault(s, 0));
+        }
+        publishedCounts = Collections.unmodifiableMap(c);
+    }
+
+    /** The published statuses of one owner; any thread. */
+    Map<String, SpecStatus> snapshot(String owner) {
+        return published.getOrDefault(owner, Map.of());
+    }
+
+    /** The published count of specs per state; any thread. */
+    Map<SpecStatus.State, Integer> counts() {
+        return publishedCounts;
+    }
+
+    private void count(SpecStatus s, int delta) {
+        if (s != null) {
+            counts.merge(s.state(), delta, Integer::sum);
+        }
+    }
+}
