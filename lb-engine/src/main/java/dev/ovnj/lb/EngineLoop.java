@@ -241,7 +241,9 @@ final class EngineLoop {
             // Already shut down.
         }
         thread.shutdown();
-        watchdog.shutdownNow();
+        // Not shutdownNow(): the periodic check stops, but pending deadlines stay, so a caller whose
+        // request a stalled loop never answers still gets EngineClosedException within its bound.
+        watchdog.shutdown();
         if (!Thread.currentThread().getName().equals("ovnj-engine")) {
             try {
                 thread.awaitTermination(5, TimeUnit.SECONDS);
@@ -287,6 +289,10 @@ final class EngineLoop {
      */
     private void expire(Request req) {
         if (!req.answer()) {
+            return;
+        }
+        if (closed) {
+            CompletableFuture.runAsync(() -> req.future.completeExceptionally(new EngineClosedException()));
             return;
         }
         Map<String, SpecStatus> all = board.snapshot(req.owner);

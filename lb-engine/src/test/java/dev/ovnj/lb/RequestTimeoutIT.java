@@ -13,6 +13,7 @@ import dev.ovnj.testkit.OvsdbServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -28,11 +29,15 @@ class RequestTimeoutIT {
     private static final Duration SLACK = Duration.ofSeconds(4);
 
     private static SpecTimeoutException timeoutOf(CompletableFuture<ApplyResult> f, long startedNanos) {
-        Throwable t = catchThrowable(() -> f.get(TIMEOUT.plus(SLACK).toMillis(), TimeUnit.MILLISECONDS));
+        return timeoutOf(f, startedNanos, TIMEOUT);
+    }
+
+    private static SpecTimeoutException timeoutOf(CompletableFuture<ApplyResult> f, long startedNanos, Duration timeout) {
+        Throwable t = catchThrowable(() -> f.get(timeout.plus(SLACK).toMillis(), TimeUnit.MILLISECONDS));
         long waitedMs = (System.nanoTime() - startedNanos) / 1_000_000;
         assertThat(t).as("the future completes within its timeout plus slack").isInstanceOf(ExecutionException.class);
         assertThat(t.getCause()).isInstanceOf(SpecTimeoutException.class);
-        assertThat(waitedMs).as("not before the timeout").isGreaterThanOrEqualTo(TIMEOUT.toMillis() - 50);
+        assertThat(waitedMs).as("not before the timeout").isGreaterThanOrEqualTo(timeout.toMillis() - 50);
         return (SpecTimeoutException) t.getCause();
     }
 
@@ -67,6 +72,49 @@ class RequestTimeoutIT {
                 return s.state() == SpecStatus.State.APPLIED && s.generation() == 2 && s.observedGeneration() == 2;
             });
             assertThat(OwnedRows.rows(fx.nbctl)).isEqualTo(OwnedRows.expected(List.of(spec(0, 2))));
+        }
+    }
+
+    @Test
+    void aStalledLoopCannotHoldACallerPastItsTimeout() throws Exception {
+        // Stall detection (1 s, checked every 500 ms) comes well before the deadline.
+        Duration timeout = Duration.ofSeconds(4);
+        try (EngineFixture fx = new EngineFixture(b -> b.stallTimeout(Duration.ofSeconds(1)).requestTimeout(timeout))) {
+            fx.engine.upsert(OWNER, spec(0, 1)).get(20, TimeUnit.SECONDS);
+            // Another part of the application reads the cache for long; an update then waits for the
+            // write lock and the engine's next step waits behind it (see EngineStallIT).
+            CountDownLatch inside = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            Thread slowReader = new Thread(() -> fx.client.cache().read(() -> {
+                inside.countDown();
+                try {
+                    release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return null;
+            }), "slow-cache-reader");
+            slowReader.start();
+            try {
+                assertThat(inside.await(5, TimeUnit.SECONDS)).isTrue();
+                fx.nbctl.run("lb-del", "svc-0-tcp");
+                Thread.sleep(300);
+                // Declared at once; planning it then blocks the engine thread on the cache.
+                long t0 = System.nanoTime();
+                CompletableFuture<ApplyResult> f = fx.engine.upsert(OWNER, spec(1, 1));
+                SpecTimeoutException e = timeoutOf(f, t0, timeout);
+                assertThat(fx.engine.metrics().stalled()).isTrue();
+                assertThat(e.waitingFor()).startsWith("engine loop stalled");
+                assertThat(e.statuses()).containsOnlyKeys("svc-1");
+                assertThat(e.statuses().get("svc-1").state().settled()).isFalse();
+            } finally {
+                release.countDown();
+                slowReader.join();
+            }
+            Await.until(WAIT, "the declaration made during the stall is written, without a new call",
+                    () -> OwnedRows.rows(fx.nbctl).equals(OwnedRows.expected(List.of(spec(0, 1), spec(1, 1)))));
+            Await.until(WAIT, "svc-1 applied", () -> fx.engine.status(OWNER).get("svc-1") != null
+                    && fx.engine.status(OWNER).get("svc-1").state() == SpecStatus.State.APPLIED);
         }
     }
 
