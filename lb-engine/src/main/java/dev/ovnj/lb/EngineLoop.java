@@ -320,11 +320,11 @@ final class EngineLoop {
         LOG.debug("{}", e.getMessage());
         // On the common pool, like every answer: a caller's callback never runs on the watchdog.
         CompletableFuture.runAsync(() -> req.future.completeExceptionally(e));
-        step("request expired", () -> forget(req));
+        step("request expired", () -> dropWaiter(req));
     }
 
     /** Engine thread: drops an expired request from the waiters (its specs stay queued). */
-    private void forget(Request req) {
+    private void dropWaiter(Request req) {
         for (SpecKey k : req.waiting.keySet()) {
             List<Request> reqs = waiters.get(k);
             if (reqs != null) {
