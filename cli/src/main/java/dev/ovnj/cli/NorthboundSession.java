@@ -26,7 +26,9 @@ final class NorthboundSession implements AutoCloseable {
      */
     static NorthboundSession open(DatabaseOptions db) {
         OvsdbClient client = db.connect();
-        return new NorthboundSession(client, LoadBalancerEngine.builder(client).build().start());
+        // --timeout bounds the engine's answers too: a database that stops answering fails an
+        // apply with SpecTimeoutException, which says what the engine waits for.
+        return new NorthboundSession(client, LoadBalancerEngine.builder(client).requestTimeout(db.timeout()).build().start());
     }
 
     /** The client. */

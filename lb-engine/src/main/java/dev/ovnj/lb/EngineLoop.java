@@ -241,7 +241,9 @@ final class EngineLoop {
             // Already shut down.
         }
         thread.shutdown();
-        watchdog.shutdownNow();
+        // Not shutdownNow(): the periodic check stops, but pending deadlines stay, so a caller whose
+        // request a stalled loop never answers still gets EngineClosedException within its bound.
+        watchdog.shutdown();
         if (!Thread.currentThread().getName().equals("ovnj-engine")) {
             try {
                 thread.awaitTermination(5, TimeUnit.SECONDS);
@@ -289,6 +291,10 @@ final class EngineLoop {
         if (!req.answer()) {
             return;
         }
+        if (closed) {
+            CompletableFuture.runAsync(() -> req.future.completeExceptionally(new EngineClosedException()));
+            return;
+        }
         Map<String, SpecStatus> all = board.snapshot(req.owner);
         List<SpecKey> keys = req.keys;
         Map<String, SpecStatus> undecided = new LinkedHashMap<>();
@@ -314,11 +320,11 @@ final class EngineLoop {
         LOG.debug("{}", e.getMessage());
         // On the common pool, like every answer: a caller's callback never runs on the watchdog.
         CompletableFuture.runAsync(() -> req.future.completeExceptionally(e));
-        step("request expired", () -> forget(req));
+        step("request expired", () -> dropWaiter(req));
     }
 
     /** Engine thread: drops an expired request from the waiters (its specs stay queued). */
-    private void forget(Request req) {
+    private void dropWaiter(Request req) {
         for (SpecKey k : req.waiting.keySet()) {
             List<Request> reqs = waiters.get(k);
             if (reqs != null) {

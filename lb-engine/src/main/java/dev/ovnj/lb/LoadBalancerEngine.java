@@ -188,6 +188,17 @@ public final class LoadBalancerEngine implements AutoCloseable {
     }
 
     /**
+     * The bound within which every future of {@code apply}, {@code upsert} and {@code remove}
+     * completes (see {@link Builder#requestTimeout}); a caller blocking on one can wait a little
+     * longer than this and get the engine's own {@link SpecTimeoutException}.
+     *
+     * @return the request timeout
+     */
+    public Duration requestTimeout() {
+        return settings.requestTimeout();
+    }
+
+    /**
      * Counters and gauges since start.
      *
      * @return the metrics
