@@ -5,8 +5,11 @@ import dev.ovnj.ovsdb.client.ConnectionEvent;
 import dev.ovnj.ovsdb.client.NotConnectedException;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.ovsdb.client.TlsConfig;
+import dev.ovnj.ovsdb.monitor.MonitorRequest;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Option;
 
@@ -50,29 +53,41 @@ final class DatabaseOptions {
      * @throws CliFailure when the options are inconsistent or the database is not reachable in time
      */
     OvsdbClient connect() {
-        if (timeoutSeconds <= 0) {
-            throw new CliFailure("--timeout must be positive: " + timeoutSeconds);
-        }
-        OvsdbClient.Builder b = OvsdbClient.builder().monitor(LoadBalancerEngine.monitorRequest())
+        return connect(remotes, "OVN_Northbound", LoadBalancerEngine.monitorRequest(), "--db");
+    }
+
+    /**
+     * Connects a client of any database on the given remotes with this TLS material and timeout,
+     * and waits for its first sync.
+     *
+     * @param remotesValue the remotes, comma-separated
+     * @param database the database name, e.g. {@code OVN_Southbound}
+     * @param monitor what to replicate
+     * @param option the option that named the remotes, for messages
+     * @return the synced client
+     * @throws CliFailure when the options are inconsistent or the database is not reachable in time
+     */
+    OvsdbClient connect(String remotesValue, String database, MonitorRequest monitor, String option) {
+        OvsdbClient.Builder b = OvsdbClient.builder().database(database).monitor(monitor)
                 .backoff(Duration.ofMillis(100), Duration.ofSeconds(2));
         try {
-            b.remotes(remotes);
+            b.remotes(remotesValue);
         } catch (IllegalArgumentException e) {
-            throw new CliFailure("--db: " + e.getMessage(), e);
+            throw new CliFailure(option + ": " + e.getMessage(), e);
         }
         if (privateKey != null || certificate != null || caCert != null) {
             if (privateKey == null || certificate == null || caCert == null) {
                 throw new CliFailure("ssl: remotes need all of --private-key, --certificate and --ca-cert");
             }
             b.tls(new TlsConfig(privateKey, certificate, caCert));
-        } else if (remotes.contains("ssl:")) {
-            throw new CliFailure("--db " + remotes + ": ssl: remotes need --private-key, --certificate and --ca-cert");
+        } else if (remotesValue.contains("ssl:")) {
+            throw new CliFailure(option + " " + remotesValue + ": ssl: remotes need --private-key, --certificate and --ca-cert");
         }
         OvsdbClient client;
         try {
             client = b.build();
         } catch (IllegalArgumentException e) {
-            throw new CliFailure("--db: " + e.getMessage(), e);
+            throw new CliFailure(option + ": " + e.getMessage(), e);
         }
         AtomicReference<Throwable> lastError = new AtomicReference<>();
         client.addConnectionListener(event -> {
@@ -85,9 +100,19 @@ final class DatabaseOptions {
         } catch (NotConnectedException e) {
             client.close();
             Throwable cause = lastError.get();
-            throw new CliFailure("cannot reach the OVN Northbound database at " + remotes + " within "
+            throw new CliFailure("cannot reach the " + database.replace('_', ' ') + " database at " + remotesValue + " within "
                     + seconds(timeout()) + (cause == null ? "" : " (last error: " + describe(cause) + ")"), e);
         }
+    }
+
+    /**
+     * The TLS material, when given: private key, certificate, CA certificate.
+     *
+     * @return the three files, or empty
+     */
+    Optional<List<Path>> tlsFiles() {
+        return privateKey == null || certificate == null || caCert == null ? Optional.empty()
+                : Optional.of(List.of(privateKey, certificate, caCert));
     }
 
     /** Whether {@code --verbose} was given. */

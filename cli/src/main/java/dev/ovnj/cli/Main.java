@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 /** The {@code ovnj} command line: one subcommand per job. */
 @Command(name = "ovnj", mixinStandardHelpOptions = true, version = "ovnj 0.1.0-SNAPSHOT",
         description = "OVN Northbound load-balancer client.",
-        subcommands = {ReconcileCommand.class, DiffCommand.class, StatusCommand.class, DemoCommand.class})
+        subcommands = {ReconcileCommand.class, DiffCommand.class, StatusCommand.class, DemoCommand.class, DoctorCommand.class})
 public final class Main {
     /** Exit code of every failure: unreachable database, invalid file or spec, bad usage. */
     static final int TROUBLE = 2;

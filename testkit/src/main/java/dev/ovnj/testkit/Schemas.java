@@ -55,4 +55,40 @@ public final class Schemas {
             throw new UncheckedIOException(e);
         }
     }
+
+    /**
+     * Writes the bundled OVN Southbound schema (OVN 23.03's, OVN_Southbound 20.27.0) into {@code dir},
+     * for {@link OvsdbServer.Builder#schema(Path)}.
+     *
+     * @param dir an existing directory
+     * @return the path of the written {@code ovn-sb.ovsschema}
+     */
+    public static Path ovnSouthbound(Path dir) {
+        Path target = dir.resolve("ovn-sb.ovsschema");
+        try (InputStream in = Schemas.class.getResourceAsStream("ovn-sb.ovsschema")) {
+            if (in == null) {
+                throw new TestkitException("ovn-sb.ovsschema missing from the testkit jar");
+            }
+            Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+            return target;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Returns the bundled OVN Southbound schema as text.
+     *
+     * @return the schema JSON
+     */
+    public static String ovnSouthboundJson() {
+        try (InputStream in = Schemas.class.getResourceAsStream("ovn-sb.ovsschema")) {
+            if (in == null) {
+                throw new TestkitException("ovn-sb.ovsschema missing from the testkit jar");
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 }

@@ -1,0 +1,102 @@
+package dev.ovnj.cli;
+
+import dev.ovnj.lb.diagnosis.Diagnosis;
+import dev.ovnj.lb.diagnosis.DiagnosisReport;
+import dev.ovnj.lb.diagnosis.NorthboundFacts;
+import dev.ovnj.lb.diagnosis.OvnTrace;
+import dev.ovnj.lb.diagnosis.SouthboundFacts;
+import dev.ovnj.ovsdb.client.OvsdbClient;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ovnj doctor}: the load-balancer troubleshooting runbook across the Northbound and
+ * Southbound databases, automated. Read-only; built on {@link Diagnosis}.
+ */
+@Command(name = "doctor", mixinStandardHelpOptions = true,
+        description = {"Diagnose load balancers: existence, attachment, VIP networks, gateway, northd sync, logical flows, "
+                + "backend health, conflicts and (with --trace) ovn-trace. Read-only; reports root causes only.",
+                "Exit 0: no errors (warnings allowed); 1: errors found; 2: could not check (database unreachable, bad file)."})
+final class DoctorCommand implements Callable<Integer> {
+
+    @Mixin
+    private DatabaseOptions db;
+
+    @Option(names = "--sb", paramLabel = "REMOTES",
+            description = "The OVN Southbound database (comma-separated for a cluster). Without it the Southbound checks are skipped.")
+    private String southbound;
+
+    @Option(names = "--owner", paramLabel = "NAME", description = "Only this owner's load balancers (default: every owner's, or the file's).")
+    private String owner;
+
+    @Option(names = {"-f", "--file"}, paramLabel = "FILE",
+            description = "Check this desired state: also finds load balancers that are missing or not attached where the file says.")
+    private Path file;
+
+    @Option(names = "--lb", paramLabel = "NAME", description = "Only this load balancer (spec name, or any Load_Balancer row's name).")
+    private String lb;
+
+    @Option(names = "--vip", paramLabel = "IP:PORT", description = "Only load balancers serving this VIP, and only this VIP of them.")
+    private String vip;
+
+    @Option(names = "--trace", description = "Also run ovn-trace from the gateway port to each router VIP (needs --sb and ovn-trace).")
+    private boolean trace;
+
+    @Option(names = "--json", description = "Print {\"findings\":[...],\"checked\":N,\"skipped\":[...]} instead of text.")
+    private boolean json;
+
+    @Override
+    public Integer call() {
+        DesiredState state = file == null ? null : DesiredStateReader.read(file);
+        String who = state == null ? owner : state.ownerOr(owner);
+        Diagnosis.Builder b = Diagnosis.builder();
+        if (who != null) {
+            b.owner(who);
+        }
+        if (state != null) {
+            EffectiveSpecs specs = EffectiveSpecs.of(state, who);
+            if (!specs.problems().isEmpty()) {
+                // A spec the engine would not apply cannot be diagnosed against what it should be.
+                throw new CliFailure(String.join("\n", specs.problems()));
+            }
+            b.specs(specs.specs());
+        }
+        if (lb != null) {
+            b.loadBalancer(lb);
+        }
+        if (vip != null) {
+            try {
+                b.vip(vip);
+            } catch (IllegalArgumentException e) {
+                throw new CliFailure("--vip: " + e.getMessage(), e);
+            }
+        }
+        if (trace) {
+            if (southbound == null) {
+                throw new CliFailure("--trace needs the Southbound database: pass --sb REMOTES");
+            }
+            OvnTrace tracer = OvnTrace.of(southbound);
+            Optional<List<Path>> tls = db.tlsFiles();
+            b.tracer(tls.map(t -> tracer.withTls(t.get(0), t.get(1), t.get(2))).orElse(tracer));
+        }
+        DiagnosisReport report;
+        try (OvsdbClient nb = db.connect(db.remotes(), "OVN_Northbound", NorthboundFacts.monitorRequest(), "--db")) {
+            NorthboundFacts nbFacts = NorthboundFacts.read(nb.cache());
+            if (southbound == null) {
+                report = b.build().run(nbFacts, Optional.empty());
+            } else {
+                try (OvsdbClient sb = db.connect(southbound, "OVN_Southbound", SouthboundFacts.monitorRequest(), "--sb")) {
+                    report = b.build().run(nbFacts, Optional.of(SouthboundFacts.read(sb.cache())));
+                }
+            }
+        }
+        (json ? DoctorOutput.json(report) : DoctorOutput.text(report)).forEach(System.out::println);
+        System.out.flush();
+        return report.errors() == 0 ? 0 : 1;
+    }
+}

@@ -1,0 +1,451 @@
+package dev.ovnj.lb.diagnosis;
+
+import dev.ovnj.lb.spec.Endpoint;
+import dev.ovnj.lb.spec.LoadBalancerSpec;
+import dev.ovnj.lb.spec.VipSpec;
+import dev.ovnj.nb.eip.IpNetwork;
+import dev.ovnj.nb.model.LoadBalancer;
+import dev.ovnj.nb.model.LogicalRouter;
+import dev.ovnj.nb.model.LogicalRouterPort;
+import dev.ovnj.sb.model.PortBinding;
+import dev.ovnj.sb.model.ServiceMonitor;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The checks of one load balancer (one {@link Subject}), in root-cause order. */
+final class LoadBalancerCheck {
+    private static final Pattern TRACE_BACKENDS = Pattern.compile("ct_lb(?:_mark)?\\(backends=([^;)]*)");
+
+    private final Subject subject;
+    private final NorthboundFacts nb;
+    private final Optional<SouthboundFacts> sb;
+    private final Optional<Tracer> tracer;
+    private final Optional<String> vipFilter;
+    private final List<Finding> findings = new ArrayList<>();
+    private final List<SkippedCheck> skipped = new ArrayList<>();
+
+    LoadBalancerCheck(Subject subject, NorthboundFacts nb, Optional<SouthboundFacts> sb, Optional<Tracer> tracer,
+                      Optional<String> vipFilter) {
+        this.subject = subject;
+        this.nb = nb;
+        this.sb = sb;
+        this.tracer = tracer;
+        this.vipFilter = vipFilter;
+    }
+
+    /** Runs every check and returns the findings. */
+    List<Finding> run() {
+        for (Subject.RowRef ref : subject.rows()) {
+            if (ref.uuid().isEmpty()) {
+                add(FindingCode.LB_MISSING, null, "Load_Balancer " + ref.rowName()
+                        + (ref.protocol().isEmpty() ? "" : " (" + ref.protocol() + ")") + " is not in the Northbound database"
+                        + (ref.note().isEmpty() ? "" : " (" + ref.note() + ")"),
+                        "apply the desired state (ovnj reconcile --file ...) and check that the owner matches");
+                continue;
+            }
+            checkRow(ref.uuid().get());
+        }
+        return findings;
+    }
+
+    /** Trace runs that could not be made. */
+    List<SkippedCheck> skipped() {
+        return skipped;
+    }
+
+    private void checkRow(UUID uuid) {
+        LoadBalancer lb = nb.balancer(uuid);
+        String row = lb.name();
+        String protocol = NorthboundFacts.protocol(lb);
+        Map<String, List<String>> nbVips = new LinkedHashMap<>();
+        lb.vips().forEach((k, v) -> nbVips.put(Endpoints.canonical(k), Endpoints.backends(v)));
+        Map<String, List<String>> desired = desiredVips(protocol).orElse(nbVips);
+        Map<String, List<String>> vips = new LinkedHashMap<>();
+        for (Map.Entry<String, List<String>> e : desired.entrySet()) {
+            if (vipFilter.isPresent() && !vipFilter.get().equals(e.getKey())) {
+                continue;
+            }
+            if (!nbVips.containsKey(e.getKey())) {
+                add(FindingCode.LB_MISSING, e.getKey(), "VIP " + e.getKey() + " is not in Load_Balancer " + row + " (" + uuid + ")",
+                        "apply the desired state (ovnj reconcile --file ...)");
+                continue;
+            }
+            vips.put(e.getKey(), nbVips.get(e.getKey()));
+        }
+        Set<UUID> routers = nb.routersOf(uuid);
+        Set<UUID> switches = nb.switchesOf(uuid);
+        checkAttachment(uuid, row, routers, switches);
+        if (routers.isEmpty() && switches.isEmpty()) {
+            return;
+        }
+        checkConflicts(uuid, row, protocol, vips, routers, switches);
+        // Two load balancers on one VIP make northd's flows for it ambiguous: the conflict is the cause.
+        Map<String, List<String>> unambiguous = new LinkedHashMap<>(vips);
+        findings.stream().filter(f -> f.code() == FindingCode.CONFLICT).forEach(f -> f.vip().ifPresent(unambiguous::remove));
+        Set<UUID> gatewayless = new HashSet<>();
+        for (UUID r : routers) {
+            checkRouter(r, vips, gatewayless);
+        }
+        checkBackendPorts(vips);
+        if (sb.isEmpty()) {
+            return;
+        }
+        Set<String> offline = checkMonitors(row, protocol, vips);
+        boolean synced = checkSync(uuid, row, protocol, nbVips, unambiguous, routers, switches, offline);
+        if (synced) {
+            checkFlows(row, protocol, unambiguous, routers, switches, offline);
+        }
+        boolean errors = findings.stream().anyMatch(f -> f.severity() == Severity.ERROR);
+        if (tracer.isPresent() && !errors) {
+            for (UUID r : routers) {
+                if (!gatewayless.contains(r)) {
+                    trace(r, protocol, vips, desired);
+                }
+            }
+        }
+    }
+
+    private Optional<Map<String, List<String>>> desiredVips(String protocol) {
+        if (subject.desired().isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (VipSpec v : subject.desired().get().vips()) {
+            if (v.protocol().wireValue().equals(protocol)) {
+                out.put(Endpoints.canonical(v.vip()), v.backends().stream().map(Endpoints::canonical).toList());
+            }
+        }
+        return Optional.of(out);
+    }
+
+    private void checkAttachment(UUID uuid, String row, Set<UUID> routers, Set<UUID> switches) {
+        List<String> groups = nb.groupsOf(uuid);
+        String via = groups.isEmpty() ? "" : " (directly or through group " + String.join(", ", groups) + ")";
+        if (subject.desired().isPresent()) {
+            LoadBalancerSpec spec = subject.desired().get();
+            for (String name : new TreeSet<>(spec.routers())) {
+                Optional<UUID> r = nb.routerNamed(name);
+                if (r.isEmpty()) {
+                    add(FindingCode.NOT_ATTACHED, null, "router " + name + " named by the desired state does not exist, so "
+                            + row + " is not on it", "create the router (ovn-nbctl lr-add " + name + ") or fix the name");
+                } else if (!routers.contains(r.get())) {
+                    add(FindingCode.NOT_ATTACHED, null, "Load_Balancer " + row + " (" + uuid + ") is not on router " + name + via,
+                            "apply the desired state (ovnj reconcile) or ovn-nbctl lr-lb-add " + name + " " + row);
+                }
+            }
+            for (String name : new TreeSet<>(spec.switches())) {
+                Optional<UUID> s = nb.switchNamed(name);
+                if (s.isEmpty()) {
+                    add(FindingCode.NOT_ATTACHED, null, "switch " + name + " named by the desired state does not exist, so "
+                            + row + " is not on it", "create the switch (ovn-nbctl ls-add " + name + ") or fix the name");
+                } else if (!switches.contains(s.get())) {
+                    add(FindingCode.NOT_ATTACHED, null, "Load_Balancer " + row + " (" + uuid + ") is not on switch " + name + via,
+                            "apply the desired state (ovnj reconcile) or ovn-nbctl ls-lb-add " + name + " " + row);
+                }
+            }
+        } else if (routers.isEmpty()) {
+            List<String> on = switches.stream().map(nb::switchName).sorted().toList();
+            add(FindingCode.NOT_ATTACHED, null, "Load_Balancer " + row + " (" + uuid + ") is on no router"
+                    + (on.isEmpty() ? " and no switch" : " (only on switch " + String.join(", ", on) + ")")
+                    + ", so nothing outside reaches its VIPs",
+                    "attach it to the gateway router: add the router to the spec and run ovnj reconcile, or ovn-nbctl lr-lb-add ROUTER " + row);
+        }
+    }
+
+    private void checkConflicts(UUID uuid, String row, String protocol, Map<String, List<String>> vips,
+                                Set<UUID> routers, Set<UUID> switches) {
+        for (String vip : vips.keySet()) {
+            String key = NorthboundFacts.vipKey(vip, protocol);
+            for (UUID dp : routers) {
+                conflict(uuid, row, vip, protocol, nb.vipUsers(dp, key), "router " + nb.router(dp).name());
+            }
+            for (UUID dp : switches) {
+                conflict(uuid, row, vip, protocol, nb.vipUsers(dp, key), "switch " + nb.switchName(dp));
+            }
+        }
+    }
+
+    private void conflict(UUID uuid, String row, String vip, String protocol, List<UUID> users, String where) {
+        Set<String> others = new TreeSet<>();
+        for (UUID u : users) {
+            if (!u.equals(uuid)) {
+                others.add(nb.balancer(u).name() + " (" + u + ")");
+            }
+        }
+        if (!others.isEmpty()) {
+            add(FindingCode.CONFLICT, vip, "VIP " + vip + "/" + protocol + " of " + row + " is also served by "
+                    + String.join(", ", others) + " on " + where + "; OVN picks one of them",
+                    "remove the VIP from one of the load balancers (or detach the other one from the " + where.split(" ")[0] + ")");
+        }
+    }
+
+    private void checkRouter(UUID r, Map<String, List<String>> vips, Set<UUID> gatewayless) {
+        LogicalRouter router = nb.router(r);
+        for (String vip : vips.keySet()) {
+            Endpoint ep = Endpoint.parse(vip);
+            if (!nb.networks().routes(router.name(), ep.address())) {
+                List<String> nets = nb.networks().networks(router.name());
+                add(FindingCode.VIP_OUTSIDE_ROUTER_NETWORKS, vip, "VIP address " + ep.host() + " is outside every network of router "
+                        + router.name() + "'s ports (" + (nets.isEmpty() ? "it has none" : String.join(", ", nets))
+                        + "), so the router answers no ARP/ND for it", "use a VIP inside the external port's network, or add that network to the gateway port");
+            }
+        }
+        List<LogicalRouterPort> gateways = gatewayPorts(router);
+        if (gateways.isEmpty() && !router.options().containsKey("chassis")) {
+            gatewayless.add(r);
+            add(FindingCode.NO_GATEWAY_CHASSIS, null, "router " + router.name() + " (" + r + ") has no gateway: no port with "
+                    + "gateway_chassis or ha_chassis_group, no options:chassis, no options:redirect-chassis; nothing answers ARP for its VIPs outside",
+                    "ovn-nbctl lrp-set-gateway-chassis EXTERNAL-PORT CHASSIS (or set options:chassis on a gateway router)");
+            return;
+        }
+        if (sb.isEmpty()) {
+            return;
+        }
+        for (LogicalRouterPort port : gateways) {
+            String cr = "cr-" + port.name();
+            Optional<PortBinding> binding = sb.get().binding(cr);
+            if (binding.isEmpty()) {
+                add(FindingCode.NORTHD_NOT_SYNCED, null, "the Southbound database has no Port_Binding " + cr + " for gateway port "
+                        + port.name() + " of router " + router.name(), "check that ovn-northd is running and connected to both databases");
+            } else if (binding.get().chassis().isEmpty()) {
+                add(FindingCode.CHASSISREDIRECT_UNBOUND, null, "Port_Binding " + cr + " of router " + router.name()
+                        + "'s gateway port " + port.name() + " has no chassis, so no chassis answers for the router outside",
+                        "check the gateway chassis named by " + port.name() + " (ovn-nbctl lrp-get-gateway-chassis " + port.name()
+                        + "): its ovn-controller must be running and registered");
+            }
+        }
+    }
+
+    private List<LogicalRouterPort> gatewayPorts(LogicalRouter router) {
+        List<LogicalRouterPort> out = new ArrayList<>();
+        for (LogicalRouterPort p : nb.portsOf(router)) {
+            if (!p.gatewayChassis().isEmpty() || p.haChassisGroup().isPresent() || p.options().containsKey("redirect-chassis")) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    private void checkBackendPorts(Map<String, List<String>> vips) {
+        Set<String> seen = new HashSet<>();
+        for (Map.Entry<String, List<String>> e : vips.entrySet()) {
+            for (String backend : e.getValue()) {
+                String ip = Endpoints.host(backend);
+                if (!ip.isEmpty() && seen.add(ip) && !nb.isSwitchPortAddress(ip)) {
+                    add(FindingCode.BACKEND_NO_PORT, e.getKey(), "backend " + backend + " of VIP " + e.getKey()
+                            + " is the address of no logical switch port", "check the backend address, or the port's addresses (ovn-nbctl lsp-set-addresses PORT \"MAC " + ip + "\")");
+                }
+            }
+        }
+    }
+
+    /** Reports offline backends and returns them ({@code ip:port}, canonical). */
+    private Set<String> checkMonitors(String row, String protocol, Map<String, List<String>> vips) {
+        Set<String> offline = new HashSet<>();
+        for (Map.Entry<String, List<String>> e : vips.entrySet()) {
+            for (String backend : e.getValue()) {
+                Endpoint ep;
+                try {
+                    ep = Endpoint.parse(backend);
+                } catch (IllegalArgumentException malformed) {
+                    continue;
+                }
+                for (ServiceMonitor m : sb.get().monitors(ep.host(), ep.port(), protocol)) {
+                    String status = m.status().map(s -> s.wireValue()).orElse("");
+                    if (status.equals("offline") || status.equals("error")) {
+                        offline.add(backend);
+                        add(FindingCode.BACKEND_OFFLINE, e.getKey(), "backend " + backend + " of VIP " + e.getKey() + " (" + row
+                                + "): Service_Monitor on port " + m.logicalPort() + " reports " + status
+                                + ", so OVN sends it no traffic", "check the backend's service on port " + ep.port() + " (and the health check's source IP and port " + m.logicalPort() + ")");
+                    }
+                }
+            }
+        }
+        return offline;
+    }
+
+    private boolean checkSync(UUID uuid, String row, String protocol, Map<String, List<String>> nbVips,
+                              Map<String, List<String>> vips, Set<UUID> routers, Set<UUID> switches, Set<String> offline) {
+        SouthboundFacts south = sb.get();
+        String fix = "check that ovn-northd is running, active and connected to both databases (ovn-appctl -t ovn-northd status)";
+        int before = findings.size();
+        for (UUID r : routers) {
+            if (south.datapathOf(r).isEmpty()) {
+                add(FindingCode.NORTHD_NOT_SYNCED, null, "router " + nb.router(r).name() + " (" + r + ") has no Southbound Datapath_Binding", fix);
+            }
+        }
+        Set<UUID> expected = new TreeSet<>();
+        List<String> switchNames = new ArrayList<>();
+        for (UUID s : switches) {
+            switchNames.add(nb.switchName(s));
+            Optional<UUID> dp = south.datapathOf(s);
+            if (dp.isEmpty()) {
+                add(FindingCode.NORTHD_NOT_SYNCED, null, "switch " + nb.switchName(s) + " (" + s + ") has no Southbound Datapath_Binding", fix);
+            } else {
+                expected.add(dp.get());
+            }
+        }
+        Optional<SouthboundFacts.SouthboundBalancer> sbl = south.balancerFor(uuid);
+        // OVN 23.03 writes a Southbound Load_Balancer only for load balancers on switches.
+        if (!switches.isEmpty()) {
+            if (sbl.isEmpty()) {
+                add(FindingCode.NORTHD_NOT_SYNCED, null, "the Southbound database has no Load_Balancer with lb_id=" + uuid + " for "
+                        + row + ", which is on switch " + String.join(", ", new TreeSet<>(switchNames)), fix);
+            } else if (!sbl.get().vips().equals(nbVips) || !sbl.get().protocol().equals(protocol)) {
+                add(FindingCode.NORTHD_NOT_SYNCED, null, "Southbound Load_Balancer " + sbl.get().uuid() + " of " + row
+                        + " is stale: it has VIPs " + new TreeMap<>(sbl.get().vips()) + " (" + sbl.get().protocol()
+                        + "), the Northbound row has " + new TreeMap<>(nbVips) + " (" + protocol + ")", fix);
+            } else if (!new TreeSet<>(sbl.get().datapaths()).equals(expected)) {
+                add(FindingCode.NORTHD_NOT_SYNCED, null, "Southbound Load_Balancer " + sbl.get().uuid() + " of " + row
+                        + " names datapaths " + new TreeSet<>(sbl.get().datapaths()) + " (through datapath_group), but "
+                        + "in the Northbound database it is on switch " + String.join(", ", new TreeSet<>(switchNames))
+                        + " (datapaths " + expected + ")", fix);
+            }
+        } else if (sbl.isPresent()) {
+            add(FindingCode.NORTHD_NOT_SYNCED, null, "the Southbound database still has Load_Balancer " + sbl.get().uuid() + " for "
+                    + row + ", which is on no switch any more", fix);
+        }
+        // Routers have no Southbound Load_Balancer row: their flows are the only record of what northd did.
+        for (UUID r : routers) {
+            Optional<UUID> dp = south.datapathOf(r);
+            if (dp.isEmpty()) {
+                continue;
+            }
+            for (Map.Entry<String, List<String>> e : vips.entrySet()) {
+                Set<String> want = liveBackends(e.getValue(), offline);
+                if (want.isEmpty()) {
+                    continue;
+                }
+                List<LbFlow> flows = flowsOn(dp.get(), e.getKey(), protocol);
+                if (!flows.isEmpty() && flows.stream().noneMatch(f -> new TreeSet<>(f.backends()).equals(want))) {
+                    add(FindingCode.NORTHD_NOT_SYNCED, e.getKey(), "the logical flows of router " + nb.router(r).name() + " balance VIP "
+                            + e.getKey() + " to " + flows.get(0).backends() + ", the Northbound row " + row + " says " + e.getValue(), fix);
+                }
+            }
+        }
+        return findings.size() == before;
+    }
+
+    private void checkFlows(String row, String protocol, Map<String, List<String>> vips, Set<UUID> routers,
+                            Set<UUID> switches, Set<String> offline) {
+        for (Map.Entry<String, List<String>> e : vips.entrySet()) {
+            if (liveBackends(e.getValue(), offline).isEmpty()) {
+                continue;
+            }
+            for (UUID r : routers) {
+                noFlow(row, e.getKey(), protocol, r, "router " + nb.router(r).name());
+            }
+            for (UUID s : switches) {
+                noFlow(row, e.getKey(), protocol, s, "switch " + nb.switchName(s));
+            }
+        }
+    }
+
+    private void noFlow(String row, String vip, String protocol, UUID nbDatapath, String where) {
+        Optional<UUID> dp = sb.get().datapathOf(nbDatapath);
+        if (dp.isPresent() && flowsOn(dp.get(), vip, protocol).isEmpty()) {
+            add(FindingCode.NO_LFLOW, vip, "no logical flow of " + where + " (datapath " + dp.get() + ") load-balances VIP " + vip
+                    + " of " + row + " although the Southbound database is in sync for it",
+                    "look for errors in ovn-northd's log about " + row + " (e.g. a VIP or option it rejects); ovn-sbctl lflow-list "
+                    + where.substring(where.indexOf(' ') + 1) + " shows its flows");
+        }
+    }
+
+    private List<LbFlow> flowsOn(UUID datapath, String vip, String protocol) {
+        Endpoint ep = Endpoint.parse(vip);
+        List<LbFlow> out = new ArrayList<>();
+        for (LbFlow f : sb.get().flows(LbFlow.lookupKey(ep, protocol))) {
+            if (f.datapaths().contains(datapath)) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    private static Set<String> liveBackends(List<String> backends, Set<String> offline) {
+        Set<String> out = new TreeSet<>(backends);
+        out.removeAll(offline);
+        return out;
+    }
+
+    private void trace(UUID r, String protocol, Map<String, List<String>> vips, Map<String, List<String>> desired) {
+        LogicalRouter router = nb.router(r);
+        for (Map.Entry<String, List<String>> e : vips.entrySet()) {
+            if (e.getValue().isEmpty()) {
+                continue;
+            }
+            Endpoint ep = Endpoint.parse(e.getKey());
+            Optional<LogicalRouterPort> port = ingressPort(router, ep);
+            if (port.isEmpty()) {
+                continue;
+            }
+            String microflow = microflow(port.get(), ep, protocol);
+            String out;
+            try {
+                out = tracer.get().trace(router.name(), microflow);
+            } catch (Tracer.TraceException ex) {
+                skipped.add(new SkippedCheck(FindingCode.TRACE_MISMATCH, subject.name() + " " + e.getKey() + " on router "
+                        + router.name() + ": " + ex.getMessage()));
+                continue;
+            }
+            Set<String> want = new TreeSet<>(desired.getOrDefault(e.getKey(), e.getValue()));
+            Matcher m = TRACE_BACKENDS.matcher(out);
+            String fix = "run ovn-trace " + router.name() + " '" + microflow + "' to see which stage diverts the packet";
+            if (!m.find()) {
+                add(FindingCode.TRACE_MISMATCH, e.getKey(), "ovn-trace of a packet from " + port.get().name() + " (router "
+                        + router.name() + ") to " + e.getKey() + " never reaches ct_lb" + (out.contains("drop;") ? ": it is dropped" : ""), fix);
+            } else {
+                Set<String> got = new TreeSet<>(Endpoints.backends(m.group(1)));
+                if (!got.equals(want)) {
+                    add(FindingCode.TRACE_MISMATCH, e.getKey(), "ovn-trace of a packet from " + port.get().name() + " (router "
+                            + router.name() + ") to " + e.getKey() + " load-balances to " + got + ", the desired backends are " + want, fix);
+                }
+            }
+        }
+    }
+
+    /** The port outside traffic for the VIP enters by: a gateway port, else the port whose network holds the VIP. */
+    private Optional<LogicalRouterPort> ingressPort(LogicalRouter router, Endpoint vip) {
+        List<LogicalRouterPort> gateways = gatewayPorts(router);
+        List<LogicalRouterPort> candidates = gateways.isEmpty() ? nb.portsOf(router) : gateways;
+        for (LogicalRouterPort p : candidates) {
+            for (String cidr : p.networks()) {
+                try {
+                    if (IpNetwork.parse(cidr).contains(vip.address())) {
+                        return Optional.of(p);
+                    }
+                } catch (IllegalArgumentException malformed) {
+                    // skip another client's malformed network
+                }
+            }
+        }
+        return candidates.stream().findFirst();
+    }
+
+    private static String microflow(LogicalRouterPort port, Endpoint vip, String protocol) {
+        String family = vip.isIpv6() ? "ip6" : "ip4";
+        // A documentation-range client outside every tenant network.
+        String source = vip.isIpv6() ? "2001:db8::1" : "192.0.2.1";
+        int dport = vip.hasPort() ? vip.port() : 80;
+        return "inport == \"" + port.name() + "\" && eth.src == 02:00:00:00:00:01 && eth.dst == " + port.mac()
+                + " && " + family + ".src == " + source + " && " + family + ".dst == " + vip.host() + " && ip.ttl == 64 && "
+                + protocol + " && " + protocol + ".dst == " + dport;
+    }
+
+    private void add(FindingCode code, String vip, String message, String fix) {
+        Finding f = new Finding(code, subject.name(), Optional.ofNullable(vip), message, fix);
+        if (!findings.contains(f)) {
+            findings.add(f);
+        }
+    }
+}

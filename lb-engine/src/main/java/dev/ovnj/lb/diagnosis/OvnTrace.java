@@ -1,0 +1,107 @@
+package dev.ovnj.lb.diagnosis;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@link Tracer} that runs {@code ovn-trace --summary} against a Southbound database. Connection
+ * states are given as {@code new} so that a first packet's load-balancing shows.
+ */
+public final class OvnTrace implements Tracer {
+    private final String database;
+    private final List<String> tlsArgs;
+    private final Duration timeout;
+
+    private OvnTrace(String database, List<String> tlsArgs, Duration timeout) {
+        this.database = database;
+        this.tlsArgs = List.copyOf(tlsArgs);
+        this.timeout = timeout;
+    }
+
+    /**
+     * Traces against a Southbound database.
+     *
+     * @param southboundRemote the {@code --db} value, e.g. {@code tcp:127.0.0.1:6642}
+     * @return the tracer
+     */
+    public static OvnTrace of(String southboundRemote) {
+        return new OvnTrace(Objects.requireNonNull(southboundRemote, "southboundRemote"), List.of(), Duration.ofSeconds(20));
+    }
+
+    /**
+     * Returns a copy that connects with TLS.
+     *
+     * @param privateKey private key (PEM)
+     * @param certificate certificate (PEM)
+     * @param caCert CA certificate (PEM)
+     * @return the new tracer
+     */
+    public OvnTrace withTls(Path privateKey, Path certificate, Path caCert) {
+        return new OvnTrace(database, List.of("--private-key=" + privateKey, "--certificate=" + certificate,
+                "--ca-cert=" + caCert), timeout);
+    }
+
+    @Override
+    public Optional<String> unavailable() {
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String dir : path.split(File.pathSeparator)) {
+                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "ovn-trace"))) {
+                    return Optional.empty();
+                }
+            }
+        }
+        return Optional.of("ovn-trace is not installed (not found on PATH)");
+    }
+
+    @Override
+    public String trace(String datapath, String microflow) {
+        List<String> argv = new ArrayList<>(List.of("ovn-trace", "--db=" + database));
+        argv.addAll(tlsArgs);
+        // One "new" per conntrack step a first packet passes (defrag/dnat, then the load balancer).
+        argv.addAll(List.of("--summary", "--ct=new", "--ct=new", "--ct=new", "--ct=new", datapath, microflow));
+        Path output;
+        Process p;
+        try {
+            // A file, not a pipe: waiting on the process is then bounded even if it never exits.
+            output = Files.createTempFile("ovnj-trace-", ".txt");
+            p = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(output.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        } catch (IOException e) {
+            throw new TraceException("cannot run ovn-trace: " + e.getMessage());
+        }
+        try {
+            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+                throw new TraceException("ovn-trace did not finish within " + timeout.toSeconds() + " s");
+            }
+            String text = Files.readString(output, StandardCharsets.UTF_8);
+            if (p.exitValue() != 0) {
+                throw new TraceException("ovn-trace exited with " + p.exitValue() + ": "
+                        + text.lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("").trim());
+            }
+            return text;
+        } catch (IOException e) {
+            throw new TraceException("reading ovn-trace's output: " + e.getMessage());
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new TraceException("interrupted while running ovn-trace");
+        } finally {
+            try {
+                Files.deleteIfExists(output);
+            } catch (IOException ignored) {
+                // a leftover temp file is harmless
+            }
+        }
+    }
+}
