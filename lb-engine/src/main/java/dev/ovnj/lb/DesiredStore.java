@@ -28,6 +28,7 @@ final class DesiredStore {
     private final Map<String, Set<SpecKey>> byTarget = new HashMap<>();
     private final Map<String, Set<SpecKey>> byRowName = new HashMap<>();
     private final VipClaims claims = new VipClaims();
+    private final Set<SpecKey> checked = new LinkedHashSet<>();
     private long nextSeq;
 
     Desired get(SpecKey key) {
@@ -112,6 +113,18 @@ final class DesiredStore {
         return claims.keys(vipKey);
     }
 
+    /** Specs with at least one health check: a port, switch subnet or router network change can affect them. */
+    Set<SpecKey> checked() {
+        return checked;
+    }
+
+    /** Every declared key. */
+    Set<SpecKey> all() {
+        Set<SpecKey> out = new LinkedHashSet<>();
+        owners.forEach((owner, specs) -> specs.keySet().forEach(n -> out.add(new SpecKey(owner, n))));
+        return out;
+    }
+
     VipClaims claims() {
         return claims;
     }
@@ -122,6 +135,9 @@ final class DesiredStore {
             byRowName.computeIfAbsent(spec.name() + "-" + p.wireValue(), k -> new LinkedHashSet<>()).add(key);
         }
         claims.add(key, spec, seq);
+        if (dev.ovnj.lb.plan.HealthChecks.any(spec)) {
+            checked.add(key);
+        }
     }
 
     private void unindex(SpecKey key, LoadBalancerSpec spec) {
@@ -130,6 +146,7 @@ final class DesiredStore {
             removeFrom(byRowName, spec.name() + "-" + p.wireValue(), key);
         }
         claims.remove(key, spec);
+        checked.remove(key);
     }
 
     private static void removeFrom(Map<String, Set<SpecKey>> index, String k, SpecKey key) {

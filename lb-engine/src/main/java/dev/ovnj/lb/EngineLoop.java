@@ -803,6 +803,12 @@ final class EngineLoop {
             return "group attached to " + g.target().word() + " " + g.targetName();
         } else if (c instanceof PlanChange.CreateGroup) {
             return "group recreated";
+        } else if (c instanceof PlanChange.CreateHealthCheck h) {
+            return "health check " + h.vip() + " recreated";
+        } else if (c instanceof PlanChange.UpdateHealthCheck h) {
+            return "health check " + h.vip() + " options";
+        } else if (c instanceof PlanChange.RemoveHealthCheck h) {
+            return "health check " + h.vip() + " removed";
         }
         return "deleted";
     }

@@ -59,6 +59,20 @@ final class EventMapper {
             case "Logical_Switch" -> target("switch", before, after, cache, out);
             case "Load_Balancer_Group" -> group(before, after, cache, out);
             case "Logical_Router_Port" -> routerPort(e.uuid(), before, after, cache, out);
+            case "Logical_Switch_Port" -> switchPort(before, after, out);
+            case "Load_Balancer_Health_Check" -> {
+                for (Row r : new Row[] {before, after}) {
+                    if (r != null) {
+                        ownedKey(r, out);
+                    }
+                }
+            }
+            case "NB_Global" -> {
+                if (!Objects.equals(option(before), option(after))) {
+                    // Another OVN release now writes the database: what is supported may have changed.
+                    out.addAll(desired.all());
+                }
+            }
             default -> {
                 // NAT and anything else monitored: no spec depends on them.
             }
@@ -78,6 +92,11 @@ final class EventMapper {
     }
 
     private void target(String word, Row before, Row after, RowCache cache, Set<SpecKey> out) {
+        if ("switch".equals(word) && (before == null || after == null || !Objects.equals(before.get("other_config"), after.get("other_config"))
+                || !Objects.equals(before.get("ports"), after.get("ports")))) {
+            // A backend's switch, its subnet or its ports: health-check mappings and sources.
+            out.addAll(desired.checked());
+        }
         if (before == null || after == null || !Objects.equals(before.get("name"), after.get("name"))) {
             for (Row r : new Row[] {before, after}) {
                 if (r != null) {
@@ -119,9 +138,11 @@ final class EventMapper {
     }
 
     private void routerPort(UUID port, Row before, Row after, RowCache cache, Set<SpecKey> out) {
-        if (before != null && after != null && Objects.equals(before.get("networks"), after.get("networks"))) {
+        if (before != null && after != null && Objects.equals(before.get("networks"), after.get("networks"))
+                && Objects.equals(before.get("name"), after.get("name"))) {
             return;
         }
+        out.addAll(desired.checked());
         // A port does not name its router; the router's ports column does. An added or removed
         // port also changes that column, which target() maps on its own.
         for (Row router : cache.table("Logical_Router").lookup(Admission.ROUTER_BY_PORT, port)) {
@@ -164,6 +185,27 @@ final class EventMapper {
                 && ids.get(DesiredRow.SPEC_KEY) instanceof String spec) {
             out.add(new SpecKey(owner, spec));
         }
+    }
+
+    /** A switch port's address, name or type changed: specs with health checks may map a backend to it. */
+    private void switchPort(Row before, Row after, Set<SpecKey> out) {
+        if (desired.checked().isEmpty()) {
+            return;
+        }
+        if (before == null || after == null) {
+            out.addAll(desired.checked());
+            return;
+        }
+        for (String c : new String[] {"name", "addresses", "dynamic_addresses", "type", "options"}) {
+            if (!Objects.equals(before.get(c), after.get(c))) {
+                out.addAll(desired.checked());
+                return;
+            }
+        }
+    }
+
+    private static Object option(Row global) {
+        return global != null && global.get("options") instanceof Map<?, ?> o ? o.get("northd_internal_version") : null;
     }
 
     private static Row before(CacheEvent e) {
