@@ -66,6 +66,8 @@ final class EngineLoop {
     private final ScheduledThreadPoolExecutor thread;
     private final ScheduledExecutorService watchdog;
 
+    private final OvsdbClient southbound;
+    private final dev.ovnj.ovsdb.cache.CacheListener southboundListener = this::onSouthboundEvents;
     private volatile boolean closed;
     private volatile boolean available;
     private volatile boolean stalled;
@@ -86,7 +88,12 @@ final class EngineLoop {
     private long lastFailureAt;
 
     EngineLoop(OvsdbClient client, EngineSettings settings, EngineCounters counters, ListenerBus bus) {
+        this(client, null, settings, counters, bus);
+    }
+
+    EngineLoop(OvsdbClient client, OvsdbClient southbound, EngineSettings settings, EngineCounters counters, ListenerBus bus) {
         this.client = client;
+        this.southbound = southbound;
         this.settings = settings;
         this.counters = counters;
         this.bus = bus;
@@ -114,6 +121,10 @@ final class EngineLoop {
             vipIndex.rebuild(client.cache());
         }
         client.addConnectionListener(this::onConnection);
+        if (southbound != null) {
+            southbound.cache().addIndex(BackendHealthView.MONITOR_BY_IP);
+            southbound.cache().addListener(southboundListener);
+        }
         gate.start(held -> step("lock change", () -> lockChanged(held)));
         long period = 500;
         watchdog.scheduleWithFixedDelay(this::watch, period, period, TimeUnit.MILLISECONDS);
@@ -133,6 +144,24 @@ final class EngineLoop {
             }
             schedulePass();
         });
+    }
+
+    /** Service_Monitor changes: the backend health of every spec with a health check, on the engine thread. */
+    private void onSouthboundEvents(List<CacheEvent> events) {
+        if (events.stream().noneMatch(e -> "Service_Monitor".equals(e.table()))) {
+            return;
+        }
+        step("southbound events", () -> store.checked().forEach(this::refreshHealth));
+    }
+
+    /** Reads one spec's backend health from the Southbound cache into its status (nothing without a Southbound). */
+    private void refreshHealth(SpecKey key) {
+        if (southbound == null) {
+            return;
+        }
+        Desired d = store.get(key);
+        LoadBalancerSpec spec = d == null || d.removed() || d.invalid() ? null : d.spec();
+        board.setHealth(key, spec == null ? Map.of() : BackendHealthView.of(spec, southbound.cache()));
     }
 
     private void onConnection(ConnectionEvent event) {
@@ -229,6 +258,9 @@ final class EngineLoop {
             return;
         }
         closed = true;
+        if (southbound != null) {
+            southbound.cache().removeListener(southboundListener);
+        }
         gate.close();
         try {
             thread.execute(() -> runStep("close", this::failAllWaiters));
@@ -520,6 +552,7 @@ final class EngineLoop {
             unconverged.remove(key);
             boolean inPlace = s.state() == SpecStatus.State.APPLIED || s.state() == SpecStatus.State.WAITING;
             long observed = inPlace ? d.generation() : before == null ? 0 : before.observedGeneration();
+            refreshHealth(key);
             SpecStatus now = board.put(key, s.state(), s.reasons(), s.warnings(), s.rows(), s.conflicts(), Optional.empty(),
                     d.generation(), observed);
             if (s.state() == SpecStatus.State.CONFLICT && (before == null || before.state() != SpecStatus.State.CONFLICT)) {

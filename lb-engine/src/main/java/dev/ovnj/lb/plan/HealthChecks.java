@@ -216,13 +216,13 @@ public final class HealthChecks {
             Row sw = switches.get(0);
             String swName = nameOf(sw);
             Optional<String> source = hc.sourceIp().or(() -> spec.healthCheckSources().getOrDefault(swName, List.of()).stream()
-                    .filter(ip -> Endpoint.parse(ip).isIpv6() == be.isIpv6()).findFirst());
+                    .filter(ip -> Endpoint.address(ip).isIpv6() == be.isIpv6()).findFirst());
             if (source.isEmpty()) {
                 invalid.add("backend " + host + " of " + v.vip() + " is on switch " + swName + ", but no " + (be.isIpv6() ? "IPv6" : "IPv4")
                         + " health-check source is given: set healthCheck.sourceIp or healthCheckSources." + swName);
                 return null;
             }
-            InetAddress src = Endpoint.parse(source.get()).address();
+            InetAddress src = Endpoint.address(source.get()).address();
             String srcText = IpAddresses.format(src);
             List<IpNetwork> nets = subnets(sw);
             String fam = be.isIpv6() ? "IPv6" : "IPv4";
@@ -249,7 +249,7 @@ public final class HealthChecks {
 
         private static String explicitName(VipSpec v, String host) {
             for (Map.Entry<String, String> e : v.backendPorts().entrySet()) {
-                if (Endpoint.parse(e.getKey()).host().equals(host)) {
+                if (Endpoint.address(e.getKey()).host().equals(host)) {
                     return e.getValue();
                 }
             }

@@ -164,7 +164,7 @@ public final class SpecValidator {
             String pf = field + ".backendPorts." + ip;
             String host;
             try {
-                host = Endpoint.parse(ip).host();
+                host = Endpoint.address(ip).host();
             } catch (IllegalArgumentException e) {
                 errors.add(new SpecError(owner, name, pf, e.getMessage()));
                 return;
@@ -191,10 +191,8 @@ public final class SpecValidator {
         positive(owner, name, f + ".failureCount", hc.failureCount(), errors);
         hc.sourceIp().ifPresent(ip -> {
             try {
-                Endpoint src = Endpoint.parse(ip);
-                if (src.hasPort()) {
-                    errors.add(new SpecError(owner, name, f + ".sourceIp", "\"" + ip + "\" must be an address without a port"));
-                } else if (src.isIpv6() != vip.isIpv6()) {
+                Endpoint src = Endpoint.address(ip);
+                if (src.isIpv6() != vip.isIpv6()) {
                     errors.add(new SpecError(owner, name, f + ".sourceIp", "\"" + ip + "\" is " + family(src) + " but the VIP "
                             + v.vip() + " is " + family(vip)));
                 }
@@ -220,10 +218,7 @@ public final class SpecValidator {
             int v6 = 0;
             for (String ip : ips) {
                 try {
-                    Endpoint e = Endpoint.parse(ip);
-                    if (e.hasPort()) {
-                        errors.add(new SpecError(owner, spec.name(), f, "\"" + ip + "\" must be an address without a port"));
-                    }
+                    Endpoint e = Endpoint.address(ip);
                     v4 += e.isIpv4() ? 1 : 0;
                     v6 += e.isIpv6() ? 1 : 0;
                 } catch (IllegalArgumentException ex) {
@@ -277,14 +272,14 @@ public final class SpecValidator {
 
     private static String normalizedHost(String ip) {
         try {
-            return Endpoint.parse(ip).host();
+            return Endpoint.address(ip).host();
         } catch (IllegalArgumentException e) {
             return ip;
         }
     }
 
     private static String show(String s) {
-        return s.isEmpty() ? "found by address" : s;
+        return s.isEmpty() ? "not given" : s;
     }
 
     private static String family(Endpoint e) {

@@ -1,0 +1,75 @@
+package dev.ovnj.lb;
+
+import dev.ovnj.lb.spec.Endpoint;
+import dev.ovnj.lb.spec.LoadBalancerSpec;
+import dev.ovnj.lb.spec.VipSpec;
+import dev.ovnj.ovsdb.cache.IndexSpec;
+import dev.ovnj.ovsdb.cache.RowCache;
+import dev.ovnj.ovsdb.cache.TableCache;
+import dev.ovnj.ovsdb.data.Row;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Per-backend health of a spec's checked VIPs from the Southbound {@code Service_Monitor} table:
+ * the row with the backend's address, port and protocol (ovn-northd keeps one per mapped backend;
+ * IPv6 addresses without brackets). Reads inside one Southbound cache read.
+ */
+final class BackendHealthView {
+    static final IndexSpec MONITOR_BY_IP = IndexSpec.of("Service_Monitor", "ip");
+
+    private BackendHealthView() {
+    }
+
+    /** Backend ({@code ip:port} as OVN writes it) to health, for every backend of a checked VIP. */
+    static Map<String, BackendHealth> of(LoadBalancerSpec spec, RowCache sb) {
+        return sb.read(() -> {
+            Map<String, BackendHealth> out = new TreeMap<>();
+            Optional<TableCache> monitors = sb.findTable("Service_Monitor");
+            for (VipSpec v : spec.vips()) {
+                if (v.healthCheck().isEmpty()) {
+                    continue;
+                }
+                for (String b : v.backends()) {
+                    Endpoint be;
+                    try {
+                        be = Endpoint.parse(b);
+                    } catch (IllegalArgumentException e) {
+                        continue;
+                    }
+                    BackendHealth h = BackendHealth.UNKNOWN;
+                    if (monitors.isPresent()) {
+                        for (Row m : monitors.get().lookup(MONITOR_BY_IP, be.host())) {
+                            if (matches(m, be, v)) {
+                                h = health(m);
+                                break;
+                            }
+                        }
+                    }
+                    out.put(be.toString(), h);
+                }
+            }
+            return out;
+        });
+    }
+
+    private static boolean matches(Row m, Endpoint be, VipSpec v) {
+        long port = m.get("port") instanceof Number n ? n.longValue() : -1;
+        String protocol = m.get("protocol") instanceof Set<?> s && !s.isEmpty() ? String.valueOf(s.iterator().next())
+                : m.get("protocol") instanceof String p ? p : "tcp";
+        return port == be.port() && protocol.equals(v.protocol().wireValue());
+    }
+
+    private static BackendHealth health(Row m) {
+        Object st = m.get("status");
+        String s = st instanceof Set<?> set && !set.isEmpty() ? String.valueOf(set.iterator().next()) : st instanceof String x ? x : "";
+        return switch (s) {
+            case "online" -> BackendHealth.ONLINE;
+            case "offline" -> BackendHealth.OFFLINE;
+            case "error" -> BackendHealth.ERROR;
+            default -> BackendHealth.UNKNOWN;
+        };
+    }
+}
