@@ -91,7 +91,7 @@ class HealthCheckIT {
     }
 
     private static LoadBalancerSpec web(String owner, String vip, HealthCheck hc, String... backends) {
-        return LoadBalancerSpec.builder("web").routers("lr0").switches("ls-int")
+        return LoadBalancerSpec.builder(owner).routers("lr0").switches("ls-int")
                 .vip(VipSpec.tcp(vip, backends).withHealthCheck(hc)).healthCheckSources(SOURCES).build();
     }
 
@@ -100,8 +100,8 @@ class HealthCheckIT {
         String owner = "v4";
         ApplyResult r = engine.apply(owner, List.of(web(owner, "172.16.0.100:80", HealthCheck.DEFAULTS.withInterval(7),
                 "10.0.0.2:80", "10.0.0.3:80"))).get(30, TimeUnit.SECONDS);
-        assertThat(r.statuses().get("web").state()).as(r.statuses().get("web").reasons().toString()).isEqualTo(SpecStatus.State.APPLIED);
-        assertThat(nbctl.run("--bare", "--columns=ip_port_mappings", "find", "load_balancer", "name=web-tcp").trim())
+        assertThat(r.statuses().get(owner).state()).as(r.statuses().get(owner).reasons().toString()).isEqualTo(SpecStatus.State.APPLIED);
+        assertThat(nbctl.run("--bare", "--columns=ip_port_mappings", "find", "load_balancer", "name=" + owner + "-tcp").trim())
                 .isEqualTo("10.0.0.2=web1:10.0.0.254 10.0.0.3=web2:10.0.0.254");
         assertThat(nbctl.run("--bare", "--columns=vip,options", "list", "load_balancer_health_check"))
                 .contains("172.16.0.100:80").contains("interval=7");
@@ -122,22 +122,91 @@ class HealthCheckIT {
         eventually(() -> health(owner).equals(Map.of("10.0.0.2:80", BackendHealth.OFFLINE, "10.0.0.3:80", BackendHealth.ONLINE)));
         long millis = (System.nanoTime() - t0) / 1_000_000;
         assertThat(millis).as("offline seen in status within a second").isLessThan(1000);
-        assertThat(changes).contains(new BackendHealthChange(owner, "web", "10.0.0.2:80", BackendHealth.UNKNOWN, BackendHealth.OFFLINE));
+        assertThat(changes).contains(new BackendHealthChange(owner, owner, "10.0.0.2:80", BackendHealth.UNKNOWN, BackendHealth.OFFLINE));
         central.sync();
         List<String> flows = lbFlows("172.16.0.100");
         assertThat(flows).isNotEmpty().allMatch(f -> !f.contains("10.0.0.2:80")).anyMatch(f -> f.contains("10.0.0.3:80"));
 
         // Removing the health check removes the row and the mappings.
-        engine.apply(owner, List.of(LoadBalancerSpec.builder("web").routers("lr0").switches("ls-int")
+        engine.apply(owner, List.of(LoadBalancerSpec.builder(owner).routers("lr0").switches("ls-int")
                 .tcp("172.16.0.100:80", "10.0.0.2:80", "10.0.0.3:80").build())).get(30, TimeUnit.SECONDS);
         assertThat(nbctl.run("--bare", "--columns=_uuid", "list", "load_balancer_health_check").trim()).isEmpty();
-        assertThat(nbctl.run("--bare", "--columns=ip_port_mappings", "find", "load_balancer", "name=web-tcp").trim()).isEmpty();
-        eventually(() -> engine.status(owner).get("web").backendHealth().isEmpty());
+        assertThat(nbctl.run("--bare", "--columns=ip_port_mappings", "find", "load_balancer", "name=" + owner + "-tcp").trim()).isEmpty();
+        eventually(() -> engine.status(owner).get(owner).backendHealth().isEmpty());
+        engine.apply(owner, List.of()).get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void ipv6BackendsAreMappedWithBracketsAndMonitored() throws Exception {
+        String owner = "v6";
+        ApplyResult r = engine.apply(owner, List.of(web(owner, "[fd00:172::100]:80", HealthCheck.DEFAULTS,
+                "[fd00:10::2]:80", "[fd00:10::3]:80"))).get(30, TimeUnit.SECONDS);
+        assertThat(r.statuses().get(owner).state()).as(r.statuses().get(owner).reasons().toString()).isEqualTo(SpecStatus.State.APPLIED);
+        assertThat(nbctl.run("--bare", "--columns=ip_port_mappings", "find", "load_balancer", "name=" + owner + "-tcp").trim())
+                .isEqualTo("[fd00:10::2]=web1:[fd00:10::fe] [fd00:10::3]=web2:[fd00:10::fe]");
+        central.sync();
+        assertThat(lines(sbctl.run("--bare", "--columns=ip,port,logical_port,src_ip", "--format=csv", "--no-headings",
+                "list", "service_monitor"))).containsExactlyInAnyOrder("fd00:10::2,80,web1,fd00:10::fe", "fd00:10::3,80,web2,fd00:10::fe");
+        eventually(() -> health(owner).keySet().equals(java.util.Set.of("[fd00:10::2]:80", "[fd00:10::3]:80")));
+        engine.apply(owner, List.of()).get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void backendWithoutPortWaitsThenIsMappedWhenThePortAppears() throws Exception {
+        String owner = "wait";
+        ApplyResult r = engine.apply(owner, List.of(web(owner, "172.16.0.101:80", HealthCheck.DEFAULTS,
+                "10.0.0.2:80", "10.0.0.9:80"))).get(30, TimeUnit.SECONDS);
+        SpecStatus s = r.statuses().get(owner);
+        assertThat(s.state()).isEqualTo(SpecStatus.State.WAITING);
+        assertThat(s.reason()).contains("backend 10.0.0.9").contains("no logical switch port has address 10.0.0.9")
+                .contains("OVN sends no traffic");
+        // The other backend is mapped meanwhile.
+        assertThat(nbctl.run("--bare", "--columns=ip_port_mappings", "find", "load_balancer", "name=" + owner + "-tcp").trim())
+                .isEqualTo("10.0.0.2=web1:10.0.0.254");
+        nbctl.run("lsp-add", "ls-int", "web9", "--", "lsp-set-addresses", "web9", "00:00:00:00:02:09 10.0.0.9");
+        eventually(() -> engine.status(owner).get(owner).state() == SpecStatus.State.APPLIED);
+        assertThat(nbctl.run("--bare", "--columns=ip_port_mappings", "find", "load_balancer", "name=" + owner + "-tcp").trim())
+                .isEqualTo("10.0.0.2=web1:10.0.0.254 10.0.0.9=web9:10.0.0.254");
+        // Drift: someone drops a mapping and edits the health check; both are repaired.
+        nbctl.run("remove", "load_balancer", owner + "-tcp", "ip_port_mappings", "10.0.0.9");
+        nbctl.run("set", "load_balancer_health_check", nbctl.run("--bare", "--columns=_uuid", "list", "load_balancer_health_check").trim(),
+                "options:interval=99");
+        eventually(() -> nbctl.run("--bare", "--columns=ip_port_mappings", "find", "load_balancer", "name=" + owner + "-tcp").contains("web9")
+                && !nbctl.run("--bare", "--columns=options", "list", "load_balancer_health_check").contains("99"));
+        engine.apply(owner, List.of()).get(30, TimeUnit.SECONDS);
+        nbctl.run("lsp-del", "web9");
+    }
+
+    @Test
+    void badSourcesAreInvalidWithClearMessagesAndNothingIsWritten() throws Exception {
+        String owner = "bad";
+        LoadBalancerSpec outside = LoadBalancerSpec.builder("outside").switches("ls-int")
+                .vip(VipSpec.tcp("172.16.0.102:80", "10.0.0.2:80").withHealthCheck(HealthCheck.DEFAULTS.withSourceIp("192.168.9.9"))).build();
+        LoadBalancerSpec taken = LoadBalancerSpec.builder("taken").switches("ls-int")
+                .vip(VipSpec.tcp("172.16.0.103:80", "10.0.0.2:80").withHealthCheck(HealthCheck.DEFAULTS.withSourceIp("10.0.0.3"))).build();
+        LoadBalancerSpec router = LoadBalancerSpec.builder("router").switches("ls-int")
+                .vip(VipSpec.tcp("172.16.0.104:80", "10.0.0.2:80").withHealthCheck(HealthCheck.DEFAULTS.withSourceIp("10.0.0.1"))).build();
+        LoadBalancerSpec none = LoadBalancerSpec.builder("none").switches("ls-int")
+                .vip(VipSpec.tcp("172.16.0.105:80", "10.0.0.2:80").withHealthCheck(HealthCheck.DEFAULTS)).build();
+        LoadBalancerSpec twice = LoadBalancerSpec.builder("twice").switches("ls-int").healthCheckSources(SOURCES)
+                .vip(VipSpec.tcp("172.16.0.106:80", "10.0.0.2:80").withHealthCheck(HealthCheck.DEFAULTS))
+                .vip(VipSpec.tcp("172.16.0.106:81", "10.0.0.2:81").withHealthCheck(HealthCheck.DEFAULTS.withSourceIp("10.0.0.253"))).build();
+        ApplyResult r = engine.apply(owner, List.of(outside, taken, router, none, twice)).get(30, TimeUnit.SECONDS);
+        assertThat(r.statuses().values()).allMatch(st -> st.state() == SpecStatus.State.INVALID);
+        assertThat(r.statuses().get("outside").reason())
+                .isEqualTo("health-check source 192.168.9.9 for backend 10.0.0.2 of 172.16.0.102:80 is outside the subnets of switch ls-int"
+                        + " (10.0.0.0/24, 10.0.0.0/24)");
+        assertThat(r.statuses().get("taken").reason()).contains("source 10.0.0.3").contains("is the address of port web2 on switch ls-int");
+        assertThat(r.statuses().get("router").reason()).contains("source 10.0.0.1").contains("router port lrp-int");
+        assertThat(r.statuses().get("none").reason()).contains("no IPv4 health-check source").contains("healthCheckSources.ls-int");
+        assertThat(r.statuses().get("twice").reason()).contains("backend 10.0.0.2 is checked by 172.16.0.106:80")
+                .contains("ip_port_mappings");
+        assertThat(nbctl.run("--bare", "--columns=name", "find", "load_balancer", "external_ids:ovnj.owner=bad").trim()).isEmpty();
         engine.apply(owner, List.of()).get(30, TimeUnit.SECONDS);
     }
 
     private Map<String, BackendHealth> health(String owner) {
-        SpecStatus s = engine.status(owner).get("web");
+        SpecStatus s = engine.status(owner).get(owner);
         return s == null ? Map.of() : s.backendHealth();
     }
 
