@@ -51,7 +51,7 @@ class HealthCheckIT {
         sbctl = central.sbctl();
         nbctl.run("lr-add", "lr0", "--", "lrp-add", "lr0", "lrp-int", "00:00:00:00:01:02", "10.0.0.1/24", "fd00:10::1/64");
         nbctl.run("ls-add", "ls-int", "--", "set", "logical_switch", "ls-int", "other_config:subnet=10.0.0.0/24",
-                "other_config:ipv6_prefix=fd00\\:10\\:\\:",
+                "other_config:ipv6_prefix=\"fd00:10::\"",
                 "--", "lsp-add", "ls-int", "int-lr0", "--", "lsp-set-type", "int-lr0", "router",
                 "--", "lsp-set-addresses", "int-lr0", "router", "--", "lsp-set-options", "int-lr0", "router-port=lrp-int",
                 "--", "lsp-add", "ls-int", "web1", "--", "lsp-set-addresses", "web1", "00:00:00:00:02:01 10.0.0.2 fd00:10::2",
@@ -195,7 +195,7 @@ class HealthCheckIT {
         assertThat(r.statuses().values()).allMatch(st -> st.state() == SpecStatus.State.INVALID);
         assertThat(r.statuses().get("outside").reason())
                 .isEqualTo("health-check source 192.168.9.9 for backend 10.0.0.2 of 172.16.0.102:80 is outside the subnets of switch ls-int"
-                        + " (10.0.0.0/24, 10.0.0.0/24)");
+                        + " (10.0.0.0/24)");
         assertThat(r.statuses().get("taken").reason()).contains("source 10.0.0.3").contains("is the address of port web2 on switch ls-int");
         assertThat(r.statuses().get("router").reason()).contains("source 10.0.0.1").contains("router port lrp-int");
         assertThat(r.statuses().get("none").reason()).contains("no IPv4 health-check source").contains("healthCheckSources.ls-int");

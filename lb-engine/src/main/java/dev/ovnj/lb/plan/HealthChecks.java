@@ -235,7 +235,7 @@ public final class HealthChecks {
             }
             if (sameFamily.stream().noneMatch(n -> n.contains(src))) {
                 invalid.add("health-check source " + srcText + " for backend " + host + " of " + v.vip() + " is outside the subnets of switch "
-                        + swName + " (" + String.join(", ", sameFamily.stream().map(IpNetwork::cidr).toList()) + ")");
+                        + swName + " (" + String.join(", ", sameFamily.stream().map(IpNetwork::cidr).distinct().toList()) + ")");
                 return null;
             }
             String holder = portWithAddress(sw, src);
