@@ -17,14 +17,21 @@ import java.util.TreeMap;
  * the row with the backend's address, port and protocol (ovn-northd keeps one per mapped backend;
  * IPv6 addresses without brackets). Reads inside one Southbound cache read.
  */
-final class BackendHealthView {
-    static final IndexSpec MONITOR_BY_IP = IndexSpec.of("Service_Monitor", "ip");
+public final class BackendHealthView {
+    /** Service monitors by backend address; the engine adds it to the Southbound cache. */
+    public static final IndexSpec MONITOR_BY_IP = IndexSpec.of("Service_Monitor", "ip");
 
     private BackendHealthView() {
     }
 
-    /** Backend ({@code ip:port} as OVN writes it) to health, for every backend of a checked VIP. */
-    static Map<String, BackendHealth> of(LoadBalancerSpec spec, RowCache sb) {
+    /**
+     * The health of every backend of the spec's checked VIPs.
+     *
+     * @param spec the spec (only VIPs with a health check count)
+     * @param sb a Southbound cache holding {@code Service_Monitor}, with {@link #MONITOR_BY_IP} added
+     * @return backend ({@code IP:PORT} as OVN writes it) to health
+     */
+    public static Map<String, BackendHealth> of(LoadBalancerSpec spec, RowCache sb) {
         return sb.read(() -> {
             Map<String, BackendHealth> out = new TreeMap<>();
             Optional<TableCache> monitors = sb.findTable("Service_Monitor");
