@@ -60,6 +60,7 @@ final class EngineLoop {
     private final WorkQueue queue;
     private final VipIndex vipIndex = new VipIndex();
     private final EventMapper mapper = new EventMapper(store, vipIndex);
+    private final GroupJanitor janitor = new GroupJanitor(store);
     private final Reconciler reconciler;
     private final TxExecutor executor;
     private final LeaseGate gate;
@@ -142,6 +143,7 @@ final class EngineLoop {
             for (SpecKey k : mapper.map(copy, client.cache(), counters)) {
                 mark(k, seen, false);
             }
+            sweepGroups(GroupJanitor.emptied(copy));
             schedulePass();
         });
     }
@@ -162,6 +164,31 @@ final class EngineLoop {
         Desired d = store.get(key);
         LoadBalancerSpec spec = d == null || d.removed() || d.invalid() ? null : d.spec();
         board.setHealth(key, spec == null ? Map.of() : BackendHealthView.of(spec, southbound.cache()));
+    }
+
+    /** Deletes the groups ovnj created whose last load balancer just left, if no spec names them. */
+    private void sweepGroups(Set<java.util.UUID> emptied) {
+        if (emptied.isEmpty() || !isAvailable()) {
+            return;
+        }
+        janitor.sweep(emptied, client.cache(), client.schema()).ifPresent(e -> {
+            CompletableFuture<?> call;
+            try {
+                call = client.transact(e.getKey()).orTimeout(settings.transactionBound().toMillis(), TimeUnit.MILLISECONDS);
+            } catch (RuntimeException ex) {
+                call = CompletableFuture.failedFuture(ex);
+            }
+            call.whenComplete((r, err) -> logSweep(e.getValue(), err));
+        });
+    }
+
+    private static void logSweep(List<String> groups, Throwable err) {
+        if (err == null) {
+            LOG.info("deleted unused load balancer group(s) {}", String.join(", ", groups));
+        } else {
+            // A spec or another client took the group meanwhile (the wait failed): it stays.
+            LOG.debug("load balancer group(s) {} not deleted: {}", groups, err.toString());
+        }
     }
 
     private void onConnection(ConnectionEvent event) {

@@ -37,6 +37,11 @@ public record DesiredRow(String rowName, String spec, Protocol protocol, Map<Str
 
     /** {@code external_ids} key naming the owner of an engine-managed row. */
     public static final String OWNER_KEY = "ovnj.owner";
+    /**
+     * Prefix of the {@code NB_Global external_ids} key marking a Load_Balancer_Group that ovnj
+     * created ({@code ovnj.group.<name>}): such a group is deleted once no load balancer uses it.
+     */
+    public static final String GROUP_MARK_PREFIX = "ovnj.group.";
     /** {@code external_ids} key naming the spec a row realizes. */
     public static final String SPEC_KEY = "ovnj.spec";
 

@@ -117,7 +117,8 @@ public sealed interface PlanChange {
     }
 
     /**
-     * Create a load balancer group (engine groups are never deleted: other owners may share them).
+     * Create a load balancer group, marked as created by ovnj in {@code NB_Global external_ids:ovnj.group.<name>}
+     * (deleted by the engine once no load balancer uses it; groups created by others are never deleted).
      *
      * @param name the group's name
      */

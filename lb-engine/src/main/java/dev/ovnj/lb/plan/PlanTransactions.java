@@ -87,6 +87,12 @@ public final class PlanTransactions {
         void add(PlanChange change) {
             if (change instanceof PlanChange.CreateGroup g) {
                 inserts.add(Operations.insert("Load_Balancer_Group").value("name", g.name()));
+                // Load_Balancer_Group has no external_ids: the mark that ovnj created it (and may
+                // delete it once unused) lives in NB_Global, one key per group.
+                if (schema.findTable("NB_Global").isPresent()) {
+                    writes.add(Operations.mutate("NB_Global").mutation(Mutation.insert("external_ids",
+                            Map.of(DesiredRow.GROUP_MARK_PREFIX + g.name(), "created"))));
+                }
             } else if (change instanceof PlanChange.CreateRow c) {
                 NamedUuid ref = new NamedUuid("lb" + created.size());
                 created.put(c.row().rowName(), ref);
