@@ -17,7 +17,8 @@ import java.util.Optional;
  * schema version does not tell releases apart well (22.09, 22.12 and 23.03 all have 7.0.0), so the
  * release is read from {@code NB_Global options:northd_internal_version}, which ovn-northd writes
  * ({@code <release>-<SB schema>-<internal>}, e.g. {@code 23.03.1-20.27.0-70.6}). Without it (no
- * ovn-northd has run yet) the NB schema version gives the oldest release with that schema. When
+ * ovn-northd has run yet) the NB schema version gives the newest release known to have that schema
+ * (a server with that schema may be that new, so only what no such release has is refused). When
  * neither is known, nothing is refused.
  */
 public final class OvnFeatures {
@@ -60,11 +61,11 @@ public final class OvnFeatures {
             AFFINITY_TIMEOUT, IPV6_HEALTH_CHECK);
 
     /**
-     * NB schema version to the oldest OVN release that ships it, used only when no ovn-northd has
-     * written its version yet. Source: {@code ovn-nb.ovsschema} "version" in each release tag of
-     * ovn-org/ovn (7.0.0 is also the schema of /usr/share/ovn/ovn-nb.ovsschema in OVN 23.03).
+     * NB schema version to the newest OVN release known to ship it, used only when no ovn-northd has
+     * written its version yet. Source: /usr/share/ovn/ovn-nb.ovsschema of OVN 23.03.1 (Debian
+     * ovn-common) has "version": "7.0.0". Schema versions not listed refuse nothing.
      */
-    static final Map<String, String> SCHEMA_RELEASES = Map.of("7.0.0", "22.09");
+    static final Map<String, String> SCHEMA_RELEASES = Map.of("7.0.0", "23.03");
 
     private OvnFeatures() {
     }
@@ -89,7 +90,7 @@ public final class OvnFeatures {
         }
         Optional<String> schema = cache.schema() == null ? Optional.empty() : cache.schema().version();
         return schema.map(SCHEMA_RELEASES::get).map(rel -> new String[] {rel, "NB schema " + schema.get()
-                + " (no ovn-northd version in NB_Global yet; oldest release with that schema)"});
+                + " (no ovn-northd version in NB_Global yet; newest release known with that schema)"});
     }
 
     /**
