@@ -29,6 +29,7 @@ final class DesiredStore {
     private final Map<String, Set<SpecKey>> byRowName = new HashMap<>();
     private final VipClaims claims = new VipClaims();
     private final Set<SpecKey> checked = new LinkedHashSet<>();
+    private final Map<String, Set<SpecKey>> byCheckedBackend = new HashMap<>();
     private long nextSeq;
 
     Desired get(SpecKey key) {
@@ -118,6 +119,14 @@ final class DesiredStore {
         return checked;
     }
 
+    /**
+     * Specs checking a backend at this address, or naming this logical switch port for one
+     * ({@code ip:10.0.0.2}, {@code port:web1}).
+     */
+    Set<SpecKey> byCheckedBackend(String key) {
+        return byCheckedBackend.getOrDefault(key, Set.of());
+    }
+
     /** Every declared key. */
     Set<SpecKey> all() {
         Set<SpecKey> out = new LinkedHashSet<>();
@@ -137,6 +146,7 @@ final class DesiredStore {
         claims.add(key, spec, seq);
         if (dev.ovnj.lb.plan.HealthChecks.any(spec)) {
             checked.add(key);
+            checkedBackends(spec).forEach(b -> byCheckedBackend.computeIfAbsent(b, k -> new LinkedHashSet<>()).add(key));
         }
     }
 
@@ -146,7 +156,9 @@ final class DesiredStore {
             removeFrom(byRowName, spec.name() + "-" + p.wireValue(), key);
         }
         claims.remove(key, spec);
-        checked.remove(key);
+        if (checked.remove(key)) {
+            checkedBackends(spec).forEach(b -> removeFrom(byCheckedBackend, b, key));
+        }
     }
 
     private static void removeFrom(Map<String, Set<SpecKey>> index, String k, SpecKey key) {
@@ -156,6 +168,38 @@ final class DesiredStore {
             if (set.isEmpty()) {
                 index.remove(k);
             }
+        }
+    }
+
+    /** {@code ip:<address>} of every backend of a checked VIP, {@code port:<name>} of every port named for one. */
+    static Set<String> checkedBackends(LoadBalancerSpec spec) {
+        Set<String> out = new LinkedHashSet<>();
+        for (dev.ovnj.lb.spec.VipSpec v : spec.vips()) {
+            if (v.healthCheck().isEmpty()) {
+                continue;
+            }
+            for (String b : v.backends()) {
+                try {
+                    out.add("ip:" + dev.ovnj.lb.spec.Endpoint.parse(b).host());
+                } catch (IllegalArgumentException e) {
+                    // An invalid spec; nothing to map.
+                }
+            }
+            v.backendPorts().values().forEach(p -> out.add("port:" + p));
+            v.healthCheck().get().sourceIp().ifPresent(ip -> addAddress(out, ip));
+        }
+        if (!out.isEmpty()) {
+            // A port taking or freeing a source address makes the source invalid or valid again.
+            spec.healthCheckSources().values().forEach(ips -> ips.forEach(ip -> addAddress(out, ip)));
+        }
+        return out;
+    }
+
+    private static void addAddress(Set<String> out, String ip) {
+        try {
+            out.add("ip:" + dev.ovnj.lb.spec.Endpoint.address(ip).host());
+        } catch (IllegalArgumentException e) {
+            // An invalid spec; nothing to map.
         }
     }
 

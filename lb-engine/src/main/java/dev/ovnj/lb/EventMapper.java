@@ -92,9 +92,10 @@ final class EventMapper {
     }
 
     private void target(String word, Row before, Row after, RowCache cache, Set<SpecKey> out) {
-        if ("switch".equals(word) && (before == null || after == null || !Objects.equals(before.get("other_config"), after.get("other_config"))
-                || !Objects.equals(before.get("ports"), after.get("ports")))) {
-            // A backend's switch, its subnet or its ports: health-check mappings and sources.
+        if ("switch".equals(word) && (before == null || after == null
+                || !Objects.equals(before.get("other_config"), after.get("other_config")))) {
+            // A backend's switch or its subnet: health-check sources. (Its ports come and go as
+            // Logical_Switch_Port events, mapped by address in switchPort.)
             out.addAll(desired.checked());
         }
         if (before == null || after == null || !Objects.equals(before.get("name"), after.get("name"))) {
@@ -187,19 +188,34 @@ final class EventMapper {
         }
     }
 
-    /** A switch port's address, name or type changed: specs with health checks may map a backend to it. */
+    /**
+     * A switch port appeared, went, or changed its name, addresses, type or options: the specs
+     * checking a backend at one of its addresses (before or after) or naming it.
+     */
     private void switchPort(Row before, Row after, Set<SpecKey> out) {
         if (desired.checked().isEmpty()) {
             return;
         }
-        if (before == null || after == null) {
-            out.addAll(desired.checked());
-            return;
-        }
-        for (String c : new String[] {"name", "addresses", "dynamic_addresses", "type", "options"}) {
-            if (!Objects.equals(before.get(c), after.get(c))) {
-                out.addAll(desired.checked());
+        if (before != null && after != null) {
+            boolean changed = false;
+            for (String c : new String[] {"name", "addresses", "dynamic_addresses", "type", "options"}) {
+                changed |= !Objects.equals(before.get(c), after.get(c));
+            }
+            if (!changed) {
                 return;
+            }
+        }
+        for (Row r : new Row[] {before, after}) {
+            if (r == null) {
+                continue;
+            }
+            out.addAll(desired.byCheckedBackend("port:" + Admission.nameOf(r)));
+            for (String ip : dev.ovnj.lb.plan.HealthChecks.addressesOf(r)) {
+                out.addAll(desired.byCheckedBackend("ip:" + ip));
+            }
+            if ("router".equals(r.get("type"))) {
+                // A router port joining or leaving a switch changes its subnets and port addresses.
+                out.addAll(desired.checked());
             }
         }
     }

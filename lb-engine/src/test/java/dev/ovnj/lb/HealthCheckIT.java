@@ -205,6 +205,26 @@ class HealthCheckIT {
         engine.apply(owner, List.of()).get(30, TimeUnit.SECONDS);
     }
 
+    @Test
+    void portEventsReachOnlyTheSpecsTheyConcern() throws Exception {
+        String owner = "events";
+        engine.apply(owner, List.of(web(owner, "172.16.0.107:80", HealthCheck.DEFAULTS, "10.0.0.2:80"))).get(30, TimeUnit.SECONDS);
+        long plans = engine.metrics().specPlans();
+        nbctl.run("lsp-add", "ls-int", "other", "--", "lsp-set-addresses", "other", "00:00:00:00:02:77 10.0.0.77");
+        central.sync();
+        Thread.sleep(300);
+        assertThat(engine.metrics().specPlans()).as("a port no checked spec uses re-plans nothing").isEqualTo(plans);
+
+        // A port taking the health-check source address makes the spec INVALID; freeing it heals it.
+        nbctl.run("lsp-add", "ls-int", "thief", "--", "lsp-set-addresses", "thief", "00:00:00:00:02:fe 10.0.0.254");
+        eventually(() -> engine.status(owner).get(owner).state() == SpecStatus.State.INVALID);
+        assertThat(engine.status(owner).get(owner).reason()).contains("is the address of port thief");
+        nbctl.run("lsp-del", "thief");
+        eventually(() -> engine.status(owner).get(owner).state() == SpecStatus.State.APPLIED);
+        nbctl.run("lsp-del", "other");
+        engine.apply(owner, List.of()).get(30, TimeUnit.SECONDS);
+    }
+
     private Map<String, BackendHealth> health(String owner) {
         SpecStatus s = engine.status(owner).get(owner);
         return s == null ? Map.of() : s.backendHealth();

@@ -377,6 +377,16 @@ public final class HealthChecks {
         return out;
     }
 
+    /**
+     * The IP addresses a logical switch port holds ({@code addresses} and {@code dynamic_addresses}).
+     *
+     * @param port a Logical_Switch_Port row
+     * @return the addresses in canonical text
+     */
+    public static List<String> addressesOf(Row port) {
+        return addresses(port);
+    }
+
     static String nameOf(Row row) {
         return row.get("name") instanceof String s ? s : "";
     }
