@@ -81,6 +81,7 @@ final class EngineLoop {
     private final Map<SpecKey, Integer> unconverged = new HashMap<>();
     private final List<Runnable> afterPublish = new ArrayList<>();
     private boolean passScheduled;
+    private boolean southboundLive;
     private int inFlight;
     private ScheduledFuture<?> wakeup;
     private long wakeupAt = Long.MAX_VALUE;
@@ -125,6 +126,16 @@ final class EngineLoop {
         if (southbound != null) {
             southbound.cache().addIndex(BackendHealthView.MONITOR_BY_IP);
             southbound.cache().addListener(southboundListener);
+            // Health read from a Southbound we are no longer connected to is not true any more.
+            southbound.addConnectionListener(e -> step("southbound " + e.kind(), () -> {
+                if (e.kind() == ConnectionEvent.Kind.SYNCED) {
+                    southboundLive = true;
+                } else if (e.kind() == ConnectionEvent.Kind.DISCONNECTED || e.kind() == ConnectionEvent.Kind.CLOSED) {
+                    southboundLive = false;
+                }
+                store.checked().forEach(this::refreshHealth);
+            }));
+            step("southbound", () -> southboundLive = southbound.isSynced());
         }
         gate.start(held -> step("lock change", () -> lockChanged(held)));
         long period = 500;
@@ -163,7 +174,13 @@ final class EngineLoop {
         }
         Desired d = store.get(key);
         LoadBalancerSpec spec = d == null || d.removed() || d.invalid() ? null : d.spec();
-        board.setHealth(key, spec == null ? Map.of() : BackendHealthView.of(spec, southbound.cache()));
+        Map<String, BackendHealth> health = spec == null ? Map.of() : BackendHealthView.of(spec, southbound.cache());
+        if (!southboundLive) {
+            Map<String, BackendHealth> unknown = new java.util.TreeMap<>();
+            health.keySet().forEach(b -> unknown.put(b, BackendHealth.UNKNOWN));
+            health = unknown;
+        }
+        board.setHealth(key, health);
     }
 
     /** Deletes the groups ovnj created whose last load balancer just left, if no spec names them. */

@@ -227,6 +227,26 @@ class HealthCheckIT {
         engine.apply(owner, List.of()).get(30, TimeUnit.SECONDS);
     }
 
+    @Test
+    void healthTurnsUnknownWhenTheSouthboundConnectionIsGone() throws Exception {
+        String owner = "sbgone";
+        OvsdbClient sb2 = OvsdbClient.builder().remotes(central.southbound().remote()).database("OVN_Southbound")
+                .monitor(LoadBalancerEngine.southboundMonitorRequest()).build();
+        try (LoadBalancerEngine e2 = LoadBalancerEngine.builder(nb).southbound(sb2).build().start()) {
+            sb2.startAndWait(WAIT);
+            e2.apply(owner, List.of(web(owner, "172.16.0.108:80", HealthCheck.DEFAULTS, "10.0.0.2:80"))).get(30, TimeUnit.SECONDS);
+            central.sync();
+            sbctl.run("set", "port_binding", uuid("port_binding", "logical_port=web1"), "up=true");
+            sbctl.run("set", "service_monitor", uuid("service_monitor", "logical_port=web1"), "status=online");
+            eventually(() -> e2.status(owner).get(owner).backendHealth().equals(Map.of("10.0.0.2:80", BackendHealth.ONLINE)));
+            sb2.close();
+            eventually(() -> e2.status(owner).get(owner).backendHealth().equals(Map.of("10.0.0.2:80", BackendHealth.UNKNOWN)));
+            e2.apply(owner, List.of()).get(30, TimeUnit.SECONDS);
+        } finally {
+            sb2.close();
+        }
+    }
+
     private Map<String, BackendHealth> health(String owner) {
         SpecStatus s = engine.status(owner).get(owner);
         return s == null ? Map.of() : s.backendHealth();
