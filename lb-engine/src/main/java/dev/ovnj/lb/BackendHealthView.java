@@ -7,13 +7,14 @@ import dev.ovnj.ovsdb.cache.IndexSpec;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.cache.TableCache;
 import dev.ovnj.ovsdb.data.Row;
+import dev.ovnj.sb.model.ServiceMonitor;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Per-backend health of a spec's checked VIPs from the Southbound {@code Service_Monitor} table:
+ * Per-backend health of a spec's checked VIPs from the Southbound {@code Service_Monitor} table
+ * (read through the typed {@code ovn-sb-model}):
  * the row with the backend's address, port and protocol (ovn-northd keeps one per mapped backend;
  * IPv6 addresses without brackets). Reads inside one Southbound cache read.
  */
@@ -62,21 +63,19 @@ public final class BackendHealthView {
         });
     }
 
-    private static boolean matches(Row m, Endpoint be, VipSpec v) {
-        long port = m.get("port") instanceof Number n ? n.longValue() : -1;
-        String protocol = m.get("protocol") instanceof Set<?> s && !s.isEmpty() ? String.valueOf(s.iterator().next())
-                : m.get("protocol") instanceof String p ? p : "tcp";
-        return port == be.port() && protocol.equals(v.protocol().wireValue());
+    private static boolean matches(Row row, Endpoint be, VipSpec v) {
+        ServiceMonitor m = ServiceMonitor.fromRow(row);
+        // An empty protocol means tcp (ovn-sb(5)).
+        String protocol = m.protocol().map(ServiceMonitor.Protocol::wireValue).orElse("tcp");
+        return m.port() == be.port() && protocol.equals(v.protocol().wireValue());
     }
 
-    private static BackendHealth health(Row m) {
-        Object st = m.get("status");
-        String s = st instanceof Set<?> set && !set.isEmpty() ? String.valueOf(set.iterator().next()) : st instanceof String x ? x : "";
-        return switch (s) {
+    private static BackendHealth health(Row row) {
+        return ServiceMonitor.fromRow(row).status().map(s -> switch (s.wireValue()) {
             case "online" -> BackendHealth.ONLINE;
             case "offline" -> BackendHealth.OFFLINE;
             case "error" -> BackendHealth.ERROR;
             default -> BackendHealth.UNKNOWN;
-        };
+        }).orElse(BackendHealth.UNKNOWN);
     }
 }
