@@ -2,11 +2,13 @@ package dev.ovnj.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ovnj.testkit.Await;
 import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.OvnCentral;
 import dev.ovnj.testkit.Sbctl;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -87,6 +89,21 @@ class HealthCheckCliIT {
         assertThat(s.exit()).as(s.toString()).isZero();
         assertThat(s.toString()).contains("172.16.0.100:80 -> 10.0.0.2:80,10.0.0.3:80")
                 .contains("health: 10.0.0.2:80 offline, 10.0.0.3:80 online");
+
+        // reconcile --watch --sb prints a line when the monitor changes its verdict.
+        try (OvnjProcess p = OvnjProcess.start("reconcile", "--watch", "--db", ovn.northbound().remote(), "--sb", ovn.southbound().remote(),
+                "--file", file.toString())) {
+            Await.until(Duration.ofSeconds(20), "watching", () -> p.stdout().stream().anyMatch(l -> l.startsWith("watching ")));
+            sbctl.run("set", "service_monitor", sbctl.run("--bare", "--columns=_uuid", "find", "service_monitor", "logical_port=web1").trim(),
+                    "status=online");
+            try {
+                Await.until(Duration.ofSeconds(20), "health line", () -> p.stdout().contains("health: spec web backend 10.0.0.2:80 online (was offline)"));
+            } catch (RuntimeException e) {
+                throw new AssertionError("watch stdout: " + p.stdout() + " stderr: " + p.stderr() + " sb: "
+                        + sbctl.run("--columns=logical_port,status", "list", "service_monitor"), e);
+            }
+            p.terminate();
+        }
 
         // A backend whose address no port has: the one-shot reconcile exits 1 and names it.
         Files.writeString(file, STATE.replace("- 10.0.0.2:80", "- 10.0.0.9:80"));
