@@ -134,11 +134,25 @@ public final class HealthChecks {
         private final RowCache cache;
         private final Optional<TableCache> ports;
         private Map<String, List<Row>> byAddress;
+        private final List<Row> routerTypePorts = new ArrayList<>();
 
         Run(LoadBalancerSpec spec, RowCache cache) {
             this.spec = spec;
             this.cache = cache;
             this.ports = cache.findTable("Logical_Switch_Port");
+        }
+
+        /** The canonical addresses of the backends of checked VIPs: the only ones looked for in the ports. */
+        private Set<String> wanted() {
+            Set<String> out = new java.util.HashSet<>();
+            for (VipSpec v : spec.vips()) {
+                if (v.healthCheck().isPresent()) {
+                    v.backends().forEach(b -> out.add(Endpoint.parse(b).host()));
+                    v.healthCheck().get().sourceIp().ifPresent(ip -> out.add(Endpoint.address(ip).host()));
+                }
+            }
+            spec.healthCheckSources().values().forEach(ips -> ips.forEach(ip -> out.add(Endpoint.address(ip).host())));
+            return out;
         }
 
         Resolution resolve(Protocol protocol) {
@@ -260,14 +274,29 @@ public final class HealthChecks {
         private Map<String, List<Row>> byAddress() {
             if (byAddress == null) {
                 byAddress = new java.util.HashMap<>();
-                ports.ifPresent(t -> t.rows().forEach(p -> addresses(p).forEach(a ->
-                        byAddress.computeIfAbsent(a, k -> new ArrayList<>()).add(p))));
+                Set<String> wanted = wanted();
+                Set<String> heads = v6Heads(wanted);
+                // One pass over the ports: who holds a backend or source address, and which are router ports.
+                ports.ifPresent(t -> t.rows().forEach(p -> {
+                    holds(p, wanted, heads).forEach(a -> byAddress.computeIfAbsent(a, k -> new ArrayList<>()).add(p));
+                    if ("router".equals(p.get("type"))) {
+                        routerTypePorts.add(p);
+                    }
+                }));
             }
             return byAddress;
         }
 
         /** The switch's subnets: other_config:subnet, other_config:ipv6_prefix (a /64), its router ports' networks. */
+        private final Map<java.util.UUID, List<IpNetwork>> subnets = new java.util.HashMap<>();
+        private final Map<java.util.UUID, List<Row>> routerPorts = new java.util.HashMap<>();
+        private final Map<List<Object>, Optional<String>> holders = new java.util.HashMap<>();
+
         private List<IpNetwork> subnets(Row sw) {
+            return subnets.computeIfAbsent(sw.uuid(), k -> readSubnets(sw));
+        }
+
+        private List<IpNetwork> readSubnets(Row sw) {
             List<IpNetwork> out = new ArrayList<>();
             if (sw.get("other_config") instanceof Map<?, ?> oc) {
                 if (oc.get("subnet") instanceof String s) {
@@ -288,31 +317,39 @@ public final class HealthChecks {
         }
 
         private List<Row> routerPorts(Row sw) {
+            return routerPorts.computeIfAbsent(sw.uuid(), k -> readRouterPorts(sw));
+        }
+
+        private List<Row> readRouterPorts(Row sw) {
             List<Row> out = new ArrayList<>();
             Optional<TableCache> lrps = cache.findTable("Logical_Router_Port");
-            if (lrps.isEmpty() || ports.isEmpty() || !(sw.get("ports") instanceof Set<?> members)) {
+            if (lrps.isEmpty()) {
                 return out;
             }
-            for (Object m : members) {
-                ports.get().get((java.util.UUID) m).ifPresent(p -> {
-                    if ("router".equals(p.get("type")) && p.get("options") instanceof Map<?, ?> o
-                            && o.get("router-port") instanceof String rp) {
-                        out.addAll(lrps.get().lookup(ROUTER_PORT_BY_NAME, rp));
-                    }
-                });
+            byAddress();
+            for (Row p : routerTypePorts) {
+                if (onSwitch(p, sw) && p.get("options") instanceof Map<?, ?> o && o.get("router-port") instanceof String rp) {
+                    out.addAll(lrps.get().lookup(ROUTER_PORT_BY_NAME, rp));
+                }
             }
             return out;
         }
 
+        private boolean onSwitch(Row port, Row sw) {
+            return cache.findTable("Logical_Switch").map(t -> t.lookup(SWITCH_BY_PORT, port.uuid()).stream()
+                    .anyMatch(r -> r.uuid().equals(sw.uuid()))).orElse(false);
+        }
+
         /** The port on this switch (or router port on it) whose address is {@code ip}, or null. */
         private String portWithAddress(Row sw, InetAddress ip) {
+            return holders.computeIfAbsent(List.of(sw.uuid(), ip), k -> Optional.ofNullable(findPortWithAddress(sw, ip))).orElse(null);
+        }
+
+        private String findPortWithAddress(Row sw, InetAddress ip) {
             String text = IpAddresses.format(ip);
-            if (ports.isPresent() && sw.get("ports") instanceof Set<?> members) {
-                for (Object m : members) {
-                    Optional<Row> p = ports.get().get((java.util.UUID) m);
-                    if (p.isPresent() && addresses(p.get()).contains(text)) {
-                        return nameOf(p.get());
-                    }
+            for (Row p : byAddress().getOrDefault(text, List.of())) {
+                if (onSwitch(p, sw)) {
+                    return nameOf(p);
                 }
             }
             for (Row lrp : routerPorts(sw)) {
@@ -349,20 +386,106 @@ public final class HealthChecks {
         }
     }
 
-    /** The IP addresses in a port's addresses and dynamic_addresses (MACs, "router", "dynamic", "unknown" skipped). */
-    static List<String> addresses(Row port) {
-        List<String> out = new ArrayList<>();
+    /**
+     * Which of {@code hosts} (canonical text) a port holds. Cheap, as it runs over every port: a
+     * token equal to a host matches at once; only an IPv6-looking token whose first group matches
+     * a wanted IPv6 host is parsed (OVN keeps addresses as they were written, not canonical).
+     */
+    static Set<String> holds(Row port, Set<String> hosts) {
+        return holds(port, hosts, v6Heads(hosts));
+    }
+
+    /** The first groups of the IPv6 hosts, to tell cheaply which tokens are worth parsing. */
+    static Set<String> v6Heads(Set<String> hosts) {
+        Set<String> v6Heads = new java.util.HashSet<>();
+        for (String h : hosts) {
+            if (h.indexOf(':') >= 0) {
+                v6Heads.add(h.substring(0, h.indexOf(':')));
+            }
+        }
+        return v6Heads;
+    }
+
+    private static Set<String> holds(Row port, Set<String> hosts, Set<String> v6Heads) {
+        Set<String> out = Set.of();
+        for (Object e : entries(port)) {
+            String entry = String.valueOf(e);
+            if (v6Heads.isEmpty() && hosts.stream().noneMatch(entry::contains)) {
+                continue;
+            }
+            for (String token : tokens(entry)) {
+                if (hosts.contains(token)) {
+                    out = added(out, token);
+                    continue;
+                }
+                int colon = token.indexOf(':');
+                if (colon < 0 || v6Heads.isEmpty() || MAC.matcher(token).matches()
+                        || !v6Heads.contains(token.substring(0, colon).toLowerCase(java.util.Locale.ROOT).replaceFirst("^0+(?=.)", ""))) {
+                    continue;
+                }
+                try {
+                    int slash = token.indexOf('/');
+                    String canonical = IpAddresses.format(IpAddresses.parse(slash < 0 ? token : token.substring(0, slash)));
+                    if (hosts.contains(canonical)) {
+                        out = added(out, canonical);
+                    }
+                } catch (IllegalArgumentException ex) {
+                    // Not an address.
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Set<String> added(Set<String> set, String item) {
+        Set<String> out = new java.util.HashSet<>(set);
+        out.add(item);
+        return out;
+    }
+
+    /** Whitespace-separated tokens, without a regular expression (this runs over every port). */
+    private static List<String> tokens(String entry) {
+        List<String> out = new ArrayList<>(4);
+        int i = 0;
+        int n = entry.length();
+        while (i < n) {
+            while (i < n && Character.isWhitespace(entry.charAt(i))) {
+                i++;
+            }
+            int start = i;
+            while (i < n && !Character.isWhitespace(entry.charAt(i))) {
+                i++;
+            }
+            if (i > start) {
+                out.add(entry.substring(start, i));
+            }
+        }
+        return out;
+    }
+
+    private static List<Object> entries(Row port) {
+        Object addresses = port.get("addresses");
+        Object dyn = port.get("dynamic_addresses");
+        boolean noDynamic = dyn == null || dyn instanceof Set<?> d && d.isEmpty();
+        if (noDynamic && addresses instanceof Set<?> s) {
+            return List.copyOf(s);
+        }
         List<Object> entries = new ArrayList<>();
-        if (port.get("addresses") instanceof Set<?> s) {
+        if (addresses instanceof Set<?> s) {
             entries.addAll(s);
         }
-        Object dyn = port.get("dynamic_addresses");
         if (dyn instanceof Set<?> s) {
             entries.addAll(s);
         } else if (dyn instanceof String s) {
             entries.add(s);
         }
-        for (Object e : entries) {
+        return entries;
+    }
+
+    /** The IP addresses in a port's addresses and dynamic_addresses (MACs, "router", "dynamic", "unknown" skipped). */
+    static List<String> addresses(Row port) {
+        List<String> out = new ArrayList<>();
+        for (Object e : entries(port)) {
             for (String token : String.valueOf(e).trim().split("\\s+")) {
                 if (!MAC.matcher(token).matches() && (token.indexOf('.') > 0 || token.indexOf(':') >= 0)) {
                     try {
