@@ -28,7 +28,9 @@ final class NorthboundSession implements AutoCloseable {
      */
     static NorthboundSession open(DatabaseOptions db) {
         OvsdbClient client = db.connect();
-        return new NorthboundSession(client, LoadBalancerEngine.builder(client).build().start(), null);
+        // --timeout bounds the engine's answers too: a database that stops answering fails an
+        // apply with SpecTimeoutException, which says what the engine waits for.
+        return new NorthboundSession(client, LoadBalancerEngine.builder(client).requestTimeout(db.timeout()).build().start(), null);
     }
 
     /**
@@ -49,7 +51,8 @@ final class NorthboundSession implements AutoCloseable {
             client.close();
             throw e;
         }
-        return new NorthboundSession(client, LoadBalancerEngine.builder(client).southbound(sb).build().start(), sb);
+        return new NorthboundSession(client, LoadBalancerEngine.builder(client).requestTimeout(db.timeout()).southbound(sb).build().start(),
+                sb);
     }
 
     /** The client. */

@@ -5,6 +5,7 @@ import dev.ovnj.lb.BackendHealthChange;
 import dev.ovnj.lb.EngineListener;
 import dev.ovnj.lb.RepairEvent;
 import dev.ovnj.lb.SpecStatus;
+import dev.ovnj.lb.SpecTimeoutException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,6 +33,8 @@ import picocli.CommandLine.Option;
                         + " 3: some load balancer conflicts with one ovnj does not own (everything else is applied)."})
 final class ReconcileCommand implements Callable<Integer> {
     private static final Duration POLL = Duration.ofMillis(300);
+    /** How much longer than the engine's own bound (--timeout) an apply waits before giving up on the engine itself. */
+    private static final Duration ENGINE_MARGIN = Duration.ofSeconds(5);
     /** Exit code when a spec conflicts with a row ovnj does not own. */
     static final int CONFLICT = 3;
     /** Above this many rows in one repair round, watch mode prints one summary line instead of one per row. */
@@ -113,6 +116,16 @@ final class ReconcileCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The load balancers a timed-out apply still waits for, at most three named. */
+    private static String notYetWritten(SpecTimeoutException t) {
+        List<String> names = new ArrayList<>(new TreeMap<>(t.statuses()).keySet());
+        if (names.isEmpty()) {
+            return "the whole file";
+        }
+        return names.size() + " load balancer(s) (" + String.join(", ", names.subList(0, Math.min(3, names.size())))
+                + (names.size() > 3 ? ", ..." : "") + ")";
+    }
+
     private void watch(NorthboundSession session, ShutdownSignal signal, PrintStream out) throws InterruptedException {
         FileStamp seen = FileStamp.of(file);
         while (!signal.await(POLL)) {
@@ -155,11 +168,17 @@ final class ReconcileCommand implements Callable<Integer> {
         specs.problems().forEach(System.err::println);
         ApplyResult result;
         try {
-            result = session.engine().apply(who, specs.specs()).get(db.timeout().toMillis(), TimeUnit.MILLISECONDS);
+            // The engine answers within --timeout (its request timeout); the margin only guards against a stuck engine.
+            Duration bound = session.engine().requestTimeout().plus(ENGINE_MARGIN);
+            result = session.engine().apply(who, specs.specs()).get(bound.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             throw new CliFailure("the database did not accept the changes within " + DatabaseOptions.seconds(db.timeout())
                     + " (" + session.engine().availability() + ")", e);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof SpecTimeoutException t) {
+                throw new CliFailure("the database did not accept the changes within " + DatabaseOptions.seconds(t.timeout())
+                        + " (" + t.waitingFor() + "; not yet written: " + notYetWritten(t) + ")", t);
+            }
             throw new CliFailure("applying " + file + " failed: " + e.getCause().getMessage(), e.getCause());
         }
         int applied = 0;

@@ -13,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The CLI contract of issue 14: a database that rejects writes, and conflicts with rows ovnj does not own. */
+/** The CLI contract of issue 14: a database that rejects writes or stops answering, and conflicts with rows ovnj does not own. */
 @OvsdbTest
 class EngineContractIT {
     @TempDir
@@ -84,6 +84,32 @@ class EngineContractIT {
             p.terminate();
             OvnjProcess.Result w = p.await(Duration.ofSeconds(15));
             assertThat(w.exit()).as(w.toString()).isZero();
+        }
+    }
+
+    @Test
+    void aFrozenDatabaseFailsTheApplyWithinTimeoutAndWatchWritesItOnceBack(OvsdbServer server) throws Exception {
+        Nbctl nbctl = CommandsIT.seeded(server);
+        Path file = state();
+        try (OvnjProcess p = OvnjProcess.start("reconcile", "--watch", "--timeout", "2", "--db", server.remote(),
+                "--file", file.toString())) {
+            Await.until(Duration.ofSeconds(20), "watching", () -> p.stdout().stream().anyMatch(l -> l.startsWith("watching ")));
+            server.pause();
+            try {
+                Files.writeString(file, CommandsIT.STATE.replace("10.1.0.41:2379]", "10.1.0.41:2379, 10.1.0.42:2379]"));
+                Await.until(Duration.ofSeconds(15), "the engine's timeout reported", () -> p.stderr().stream()
+                        .anyMatch(l -> l.startsWith("the database did not accept the changes within 2 s (")));
+            } finally {
+                server.resume();
+            }
+            String line = p.stderr().stream().filter(l -> l.startsWith("the database did not accept")).findFirst().orElseThrow();
+            assertThat(line).contains("not yet written: 1 load balancer(s) (shalb-dev-etcd-lb)").endsWith("(the engine keeps watching)");
+            Await.until(Duration.ofSeconds(20), "written once the database is back, with no new apply",
+                    () -> nbctl.run("lr-lb-list", "shalb-dev").contains("10.1.0.42:2379"));
+            p.terminate();
+            OvnjProcess.Result w = p.await(Duration.ofSeconds(15));
+            assertThat(w.exit()).as(w.toString()).isZero();
+            assertThat(w.err()).doesNotContain("\tat ");
         }
     }
 

@@ -3,6 +3,7 @@ package dev.ovnj.lb;
 import dev.ovnj.lb.plan.DesiredRow;
 import dev.ovnj.lb.plan.HealthChecks;
 import dev.ovnj.lb.plan.Planner;
+import dev.ovnj.lb.plan.Target;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.Protocol;
 import dev.ovnj.lb.spec.VipSpec;
@@ -117,9 +118,9 @@ final class Admission {
 
     private void foreignVips(String owner, LoadBalancerSpec spec, RowCache cache, List<ConflictingRow> out, List<String> warnings) {
         TableCache lbs = cache.table("Load_Balancer");
-        Set<String> mine = DesiredStore.targets(spec);
+        Set<Attachment> mine = Attachment.of(spec);
         for (VipSpec v : spec.vips()) {
-            String key = DesiredStore.vipKey(v.protocol(), v.vip());
+            VipKey key = VipKey.of(v.protocol(), v.vip());
             String rowName = spec.name() + "-" + v.protocol().wireValue();
             for (UUID uuid : vipIndex.rows(key)) {
                 Optional<Row> row = lbs.get(uuid);
@@ -127,13 +128,13 @@ final class Admission {
                         || !VipIndex.keys(row.get()).contains(key)) {
                     continue;
                 }
-                Set<String> shared = new LinkedHashSet<>(targetsOf(cache, uuid));
+                Set<Attachment> shared = new LinkedHashSet<>(targetsOf(cache, uuid));
                 shared.retainAll(mine);
                 if (shared.isEmpty()) {
                     continue;
                 }
-                String target = shared.iterator().next().replace(':', ' ');
-                ConflictingRow c = new ConflictingRow("Load_Balancer", nameOf(row.get()), Optional.of(uuid), ownerOf(row.get()), key, target);
+                ConflictingRow c = new ConflictingRow("Load_Balancer", nameOf(row.get()), Optional.of(uuid), ownerOf(row.get()),
+                        key.toString(), shared.iterator().next().toString());
                 if (alreadyServes(owner, rowName, key, shared, cache)) {
                     // First writer keeps it: our row had this VIP there before the other one came.
                     warnings.add(c.describe() + " too; ours was there first and stays");
@@ -145,10 +146,10 @@ final class Admission {
     }
 
     /** Whether the owner's own row already serves the VIP on one of the shared targets. */
-    private static boolean alreadyServes(String owner, String rowName, String key, Set<String> shared, RowCache cache) {
+    private static boolean alreadyServes(String owner, String rowName, VipKey key, Set<Attachment> shared, RowCache cache) {
         for (Row r : cache.table("Load_Balancer").lookup(Planner.LB_BY_NAME, rowName)) {
             if (ownerOf(r).filter(owner::equals).isPresent() && VipIndex.keys(r).contains(key)) {
-                Set<String> ours = new LinkedHashSet<>(targetsOf(cache, r.uuid()));
+                Set<Attachment> ours = new LinkedHashSet<>(targetsOf(cache, r.uuid()));
                 ours.retainAll(shared);
                 if (!ours.isEmpty()) {
                     return true;
@@ -159,33 +160,33 @@ final class Admission {
     }
 
     private void earlierClaims(String owner, LoadBalancerSpec spec, long seq, Predicate<SpecKey> active, List<ConflictingRow> out) {
-        Set<String> mine = DesiredStore.targets(spec);
-        for (String key : DesiredStore.vipKeys(spec)) {
+        Set<Attachment> mine = Attachment.of(spec);
+        for (VipKey key : VipKey.of(spec)) {
             for (DesiredStore.VipClaims.Claim c : claims.claims(key)) {
                 if (c.key().owner().equals(owner) || c.seq() < 0 || c.seq() >= seq || !active.test(c.key())) {
                     continue;
                 }
-                Set<String> shared = new LinkedHashSet<>(c.targets());
+                Set<Attachment> shared = new LinkedHashSet<>(c.targets());
                 shared.retainAll(mine);
                 boolean seenInDatabase = out.stream().anyMatch(x -> x.name().equals(c.rowName())
                         && x.owner().filter(c.key().owner()::equals).isPresent());
                 if (!shared.isEmpty() && !seenInDatabase) {
-                    out.add(new ConflictingRow("desired", c.rowName(), Optional.empty(), Optional.of(c.key().owner()), key,
-                            shared.iterator().next().replace(':', ' ')));
+                    out.add(new ConflictingRow("desired", c.rowName(), Optional.empty(), Optional.of(c.key().owner()), key.toString(),
+                            shared.iterator().next().toString()));
                 }
             }
         }
     }
 
-    /** Where a load balancer serves: {@code router:x}, {@code switch:y}, {@code group:g}, and through its groups. */
-    static Set<String> targetsOf(RowCache cache, UUID lb) {
-        Set<String> out = new LinkedHashSet<>();
-        cache.table("Logical_Router").lookup(ROUTER_BY_LB, lb).forEach(r -> out.add("router:" + nameOf(r)));
-        cache.table("Logical_Switch").lookup(SWITCH_BY_LB, lb).forEach(s -> out.add("switch:" + nameOf(s)));
+    /** Where a load balancer serves: its routers, switches and groups, and the routers and switches of those groups. */
+    static Set<Attachment> targetsOf(RowCache cache, UUID lb) {
+        Set<Attachment> out = new LinkedHashSet<>();
+        cache.table("Logical_Router").lookup(ROUTER_BY_LB, lb).forEach(r -> out.add(new Attachment(Target.ROUTER, nameOf(r))));
+        cache.table("Logical_Switch").lookup(SWITCH_BY_LB, lb).forEach(s -> out.add(new Attachment(Target.SWITCH, nameOf(s))));
         for (Row g : cache.table("Load_Balancer_Group").lookup(GROUP_BY_LB, lb)) {
-            out.add("group:" + nameOf(g));
-            cache.table("Logical_Router").lookup(ROUTER_BY_GROUP, g.uuid()).forEach(r -> out.add("router:" + nameOf(r)));
-            cache.table("Logical_Switch").lookup(SWITCH_BY_GROUP, g.uuid()).forEach(s -> out.add("switch:" + nameOf(s)));
+            out.add(new Attachment(Target.GROUP, nameOf(g)));
+            cache.table("Logical_Router").lookup(ROUTER_BY_GROUP, g.uuid()).forEach(r -> out.add(new Attachment(Target.ROUTER, nameOf(r))));
+            cache.table("Logical_Switch").lookup(SWITCH_BY_GROUP, g.uuid()).forEach(s -> out.add(new Attachment(Target.SWITCH, nameOf(s))));
         }
         return out;
     }

@@ -1,6 +1,5 @@
 package dev.ovnj.lb;
 
-import dev.ovnj.lb.spec.Endpoint;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.Protocol;
 import dev.ovnj.lb.spec.SpecError;
@@ -25,7 +24,7 @@ final class DesiredStore {
     private final Map<String, Map<String, Desired>> owners = new LinkedHashMap<>();
     /** Owners declared with apply(): their complete set, so rows of specs they do not name are deleted. */
     private final Set<String> complete = new HashSet<>();
-    private final Map<String, Set<SpecKey>> byTarget = new HashMap<>();
+    private final Map<Attachment, Set<SpecKey>> byTarget = new HashMap<>();
     private final Map<String, Set<SpecKey>> byRowName = new HashMap<>();
     private final VipClaims claims = new VipClaims();
     private final Set<SpecKey> checked = new LinkedHashSet<>();
@@ -99,8 +98,8 @@ final class DesiredStore {
         }
     }
 
-    /** The specs that name this router, switch or group ({@code router:lr0}, {@code switch:ls0}, {@code group:g}). */
-    Set<SpecKey> byTarget(String target) {
+    /** The specs that name this router, switch or group. */
+    Set<SpecKey> byTarget(Attachment target) {
         return byTarget.getOrDefault(target, Set.of());
     }
 
@@ -109,8 +108,8 @@ final class DesiredStore {
         return byRowName.getOrDefault(rowName, Set.of());
     }
 
-    /** Specs declaring a VIP ({@code tcp 10.0.0.1:80}). */
-    Set<SpecKey> byVip(String vipKey) {
+    /** Specs declaring a VIP. */
+    Set<SpecKey> byVip(VipKey vipKey) {
         return claims.keys(vipKey);
     }
 
@@ -139,7 +138,7 @@ final class DesiredStore {
     }
 
     private void index(SpecKey key, LoadBalancerSpec spec, long seq) {
-        targets(spec).forEach(t -> byTarget.computeIfAbsent(t, k -> new LinkedHashSet<>()).add(key));
+        Attachment.of(spec).forEach(t -> byTarget.computeIfAbsent(t, k -> new LinkedHashSet<>()).add(key));
         for (Protocol p : spec.protocols()) {
             byRowName.computeIfAbsent(spec.name() + "-" + p.wireValue(), k -> new LinkedHashSet<>()).add(key);
         }
@@ -151,7 +150,7 @@ final class DesiredStore {
     }
 
     private void unindex(SpecKey key, LoadBalancerSpec spec) {
-        targets(spec).forEach(t -> removeFrom(byTarget, t, key));
+        Attachment.of(spec).forEach(t -> removeFrom(byTarget, t, key));
         for (Protocol p : spec.protocols()) {
             removeFrom(byRowName, spec.name() + "-" + p.wireValue(), key);
         }
@@ -161,7 +160,7 @@ final class DesiredStore {
         }
     }
 
-    private static void removeFrom(Map<String, Set<SpecKey>> index, String k, SpecKey key) {
+    private static <K> void removeFrom(Map<K, Set<SpecKey>> index, K k, SpecKey key) {
         Set<SpecKey> set = index.get(k);
         if (set != null) {
             set.remove(key);
@@ -203,39 +202,12 @@ final class DesiredStore {
         }
     }
 
-    static Set<String> targets(LoadBalancerSpec spec) {
-        Set<String> out = new LinkedHashSet<>();
-        spec.routers().forEach(r -> out.add("router:" + r));
-        spec.switches().forEach(s -> out.add("switch:" + s));
-        spec.group().ifPresent(g -> out.add("group:" + g));
-        return out;
-    }
-
-    /** {@code tcp 10.0.0.1:80}: protocol and normalized VIP, the unit two load balancers can collide on. */
-    static String vipKey(Protocol protocol, String vip) {
-        String normalized;
-        try {
-            normalized = Endpoint.parse(vip).toString();
-        } catch (IllegalArgumentException e) {
-            normalized = vip;
-        }
-        return protocol.wireValue() + " " + normalized;
-    }
-
-    static List<String> vipKeys(LoadBalancerSpec spec) {
-        List<String> out = new ArrayList<>();
-        for (VipSpec v : spec.vips()) {
-            out.add(vipKey(v.protocol(), v.vip()));
-        }
-        return out;
-    }
-
     /**
      * Which declared spec claimed each VIP first; safe to read from any thread (plan() reads it),
      * written by the engine thread.
      */
     static final class VipClaims {
-        private final Map<String, Map<SpecKey, Claim>> byVip = new ConcurrentHashMap<>();
+        private final Map<VipKey, Map<SpecKey, Claim>> byVip = new ConcurrentHashMap<>();
 
         /**
          * One declaration of a VIP.
@@ -245,20 +217,20 @@ final class DesiredStore {
          * @param targets where it is attached
          * @param rowName the row that would carry it
          */
-        record Claim(SpecKey key, long seq, Set<String> targets, String rowName) {
+        record Claim(SpecKey key, long seq, Set<Attachment> targets, String rowName) {
         }
 
         void add(SpecKey key, LoadBalancerSpec spec, long seq) {
-            Set<String> targets = Set.copyOf(targets(spec));
+            Set<Attachment> targets = Set.copyOf(Attachment.of(spec));
             for (VipSpec v : spec.vips()) {
-                byVip.computeIfAbsent(vipKey(v.protocol(), v.vip()), k -> new ConcurrentHashMap<>())
+                byVip.computeIfAbsent(VipKey.of(v.protocol(), v.vip()), k -> new ConcurrentHashMap<>())
                         .put(key, new Claim(key, seq, targets, spec.name() + "-" + v.protocol().wireValue()));
             }
         }
 
         void remove(SpecKey key, LoadBalancerSpec spec) {
             for (VipSpec v : spec.vips()) {
-                String k = vipKey(v.protocol(), v.vip());
+                VipKey k = VipKey.of(v.protocol(), v.vip());
                 Map<SpecKey, Claim> m = byVip.get(k);
                 if (m != null) {
                     m.remove(key);
@@ -269,19 +241,19 @@ final class DesiredStore {
             }
         }
 
-        Set<SpecKey> keys(String vipKey) {
+        Set<SpecKey> keys(VipKey vipKey) {
             Map<SpecKey, Claim> m = byVip.get(vipKey);
             return m == null ? Set.of() : Set.copyOf(m.keySet());
         }
 
-        Collection<Claim> claims(String vipKey) {
+        Collection<Claim> claims(VipKey vipKey) {
             Map<SpecKey, Claim> m = byVip.get(vipKey);
             return m == null ? List.of() : List.copyOf(m.values());
         }
 
         Set<SpecKey> sharing(LoadBalancerSpec spec) {
             Set<SpecKey> out = new LinkedHashSet<>();
-            for (String k : vipKeys(spec)) {
+            for (VipKey k : VipKey.of(spec)) {
                 out.addAll(keys(k));
             }
             return out;

@@ -106,7 +106,10 @@ final class EngineLoop {
         this.gate = new LeaseGate(client, settings.lockName());
         this.thread = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "ovnj-engine"));
         this.thread.setRemoveOnCancelPolicy(true);
-        this.watchdog = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "ovnj-engine-watchdog"));
+        // Also runs the requests' deadlines: independent of the engine thread, so a stalled step cannot hold a caller.
+        ScheduledThreadPoolExecutor w = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "ovnj-engine-watchdog"));
+        w.setRemoveOnCancelPolicy(true);
+        this.watchdog = w;
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -253,7 +256,9 @@ final class EngineLoop {
         return request(Request.Kind.UPSERT, owner, req -> {
             List<SpecError> duplicates = duplicateVips(owner, spec);
             if (!duplicates.isEmpty()) {
-                req.future.completeExceptionally(new InvalidSpecException(duplicates));
+                if (req.answer()) {
+                    req.future.completeExceptionally(new InvalidSpecException(duplicates));
+                }
                 return;
             }
             Set<SpecKey> affected = store.declare(owner, spec.name(), spec, List.of());
@@ -312,7 +317,9 @@ final class EngineLoop {
             // Already shut down.
         }
         thread.shutdown();
-        watchdog.shutdownNow();
+        // Not shutdownNow(): the periodic check stops, but pending deadlines stay, so a caller whose
+        // request a stalled loop never answers still gets EngineClosedException within its bound.
+        watchdog.shutdown();
         if (!Thread.currentThread().getName().equals("ovnj-engine")) {
             try {
                 thread.awaitTermination(5, TimeUnit.SECONDS);
@@ -330,17 +337,80 @@ final class EngineLoop {
             return f;
         }
         Request req = new Request(kind, owner, f);
+        try {
+            ScheduledFuture<?> deadline = watchdog.schedule(() -> expire(req), settings.requestTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            f.whenComplete((r, e) -> deadline.cancel(false));
+        } catch (RejectedExecutionException e) {
+            f.completeExceptionally(new EngineClosedException());
+            return f;
+        }
         boolean queued = step("declare", () -> {
             if (closed) {
-                f.completeExceptionally(new EngineClosedException());
+                if (req.answer()) {
+                    f.completeExceptionally(new EngineClosedException());
+                }
                 return;
             }
             declare.accept(req);
         });
-        if (!queued) {
+        if (!queued && req.answer()) {
             f.completeExceptionally(new EngineClosedException());
         }
         return f;
+    }
+
+    /**
+     * The watchdog thread: the request's time is up. Fails it with the undecided specs' statuses
+     * and what the engine waits for; the specs stay declared and the loop goes on reconciling them.
+     */
+    private void expire(Request req) {
+        if (!req.answer()) {
+            return;
+        }
+        if (closed) {
+            CompletableFuture.runAsync(() -> req.future.completeExceptionally(new EngineClosedException()));
+            return;
+        }
+        Map<String, SpecStatus> all = board.snapshot(req.owner);
+        List<SpecKey> keys = req.keys;
+        Map<String, SpecStatus> undecided = new LinkedHashMap<>();
+        if (keys != null) {
+            for (SpecKey k : keys) {
+                SpecStatus s = all.get(k.spec());
+                if (s != null && !s.state().settled()) {
+                    undecided.put(k.spec(), s);
+                }
+            }
+        }
+        String why;
+        if (!isAvailable()) {
+            why = availabilityReason();
+        } else if (keys == null) {
+            why = "the engine has not taken the request in yet (step '" + stepName + "' running)";
+        } else {
+            why = undecided.values().stream().map(SpecStatus::reason).filter(r -> !r.isEmpty()).findFirst()
+                    .map(r -> r.equals("writing") ? "a transaction the database has not answered yet" : r)
+                    .orElse("its rows are being written");
+        }
+        SpecTimeoutException e = new SpecTimeoutException(req.owner, settings.requestTimeout(), why, undecided);
+        LOG.debug("{}", e.getMessage());
+        // On the common pool, like every answer: a caller's callback never runs on the watchdog.
+        CompletableFuture.runAsync(() -> req.future.completeExceptionally(e));
+        step("request expired", () -> dropWaiter(req));
+    }
+
+    /** Engine thread: drops an expired request from the waiters (its specs stay queued). */
+    private void dropWaiter(Request req) {
+        for (SpecKey k : req.waiting.keySet()) {
+            List<Request> reqs = waiters.get(k);
+            if (reqs != null) {
+                reqs.remove(req);
+                if (reqs.isEmpty()) {
+                    waiters.remove(k);
+                }
+            }
+        }
+        req.waiting.clear();
     }
 
     /** Runs a step on the engine thread; false if the engine is closed. */
@@ -396,6 +466,7 @@ final class EngineLoop {
 
     private void declared(Request req, Set<SpecKey> affected) {
         long now = System.nanoTime();
+        req.keys = List.copyOf(req.waiting.keySet());
         for (SpecKey key : List.copyOf(req.waiting.keySet())) {
             Desired d = store.get(key);
             SpecStatus old = board.get(key);
@@ -412,6 +483,10 @@ final class EngineLoop {
                 board.put(key, SpecStatus.State.PENDING, List.of(available ? "queued" : "waiting for the database: " + availabilityReason),
                         old == null ? List.of() : old.warnings(), old == null ? Set.of() : old.rows(), List.of(), Optional.empty(),
                         d.generation(), observed);
+            } else if (old != null) {
+                // Removed: no longer APPLIED; the status goes away once its rows are gone.
+                board.put(key, SpecStatus.State.PENDING, List.of("removed; its rows are being deleted"), List.of(), old.rows(),
+                        List.of(), Optional.empty(), d.generation(), observed);
             }
             unconverged.remove(key);
             queue.forget(key);
@@ -423,7 +498,7 @@ final class EngineLoop {
                 mark(key, now, true);
             }
         }
-        if (req.waiting.isEmpty() && !req.future.isDone()) {
+        if (req.waiting.isEmpty() && !req.answered()) {
             complete(req);
         }
         schedulePass();
@@ -433,7 +508,7 @@ final class EngineLoop {
         List<SpecError> out = new ArrayList<>();
         for (int i = 0; i < spec.vips().size(); i++) {
             VipSpec v = spec.vips().get(i);
-            String k = DesiredStore.vipKey(v.protocol(), v.vip());
+            VipKey k = VipKey.of(v.protocol(), v.vip());
             for (DesiredStore.VipClaims.Claim c : store.claims().claims(k)) {
                 if (c.key().owner().equals(owner) && !c.key().spec().equals(spec.name()) && c.seq() >= 0) {
                     out.add(new SpecError(owner, spec.name(), "vips[" + i + "].vip",
@@ -816,7 +891,7 @@ final class EngineLoop {
         }
         reqs.removeIf(req -> {
             Long need = req.waiting.get(key);
-            if (need == null || req.future.isDone()) {
+            if (need == null || req.answered()) {
                 return true;
             }
             if (status != null && (!status.state().settled() || status.generation() < need)) {
@@ -848,19 +923,29 @@ final class EngineLoop {
         // After the board is published, so a status read right after the answer agrees with it;
         // on the common pool, so a caller's callback can never run on (or block) the engine thread.
         afterPublish.add(() -> {
-            ApplyResult result = new ApplyResult(req.owner, board.snapshot(req.owner));
-            req.future.completeAsync(() -> result);
+            if (req.answer()) {
+                ApplyResult result = new ApplyResult(req.owner, board.snapshot(req.owner));
+                req.future.completeAsync(() -> result);
+            }
         });
     }
 
     private void failLater(Request req, RuntimeException e) {
-        afterPublish.add(() -> CompletableFuture.runAsync(() -> req.future.completeExceptionally(e)));
+        afterPublish.add(() -> {
+            if (req.answer()) {
+                CompletableFuture.runAsync(() -> req.future.completeExceptionally(e));
+            }
+        });
     }
 
     private void failAllWaiters() {
         EngineClosedException closedEx = new EngineClosedException();
         for (List<Request> reqs : waiters.values()) {
-            reqs.forEach(r -> r.future.completeExceptionally(closedEx));
+            reqs.forEach(r -> {
+                if (r.answer()) {
+                    r.future.completeExceptionally(closedEx);
+                }
+            });
         }
         waiters.clear();
     }

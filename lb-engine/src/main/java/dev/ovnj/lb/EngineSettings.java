@@ -15,8 +15,9 @@ import java.util.Optional;
  * @param eipPolicy what to do with a VIP outside its router's networks
  * @param stallTimeout how long one engine step may run before the engine reports itself stalled
  * @param transactionBound how long a transaction may go unanswered before it counts as lost (retriable)
+ * @param requestTimeout how long a caller's future may wait for a verdict before it fails with {@link SpecTimeoutException}
  */
 record EngineSettings(Duration batchWindow, int maxOpsPerTransaction, int maxPendingRequests, Duration minRetry,
                       Duration maxRetry, Optional<String> lockName, EipPolicy eipPolicy, Duration stallTimeout,
-                      Duration transactionBound) {
+                      Duration transactionBound, Duration requestTimeout) {
 }

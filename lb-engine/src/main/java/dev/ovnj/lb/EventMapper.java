@@ -1,6 +1,7 @@
 package dev.ovnj.lb;
 
 import dev.ovnj.lb.plan.DesiredRow;
+import dev.ovnj.lb.plan.Target;
 import dev.ovnj.ovsdb.cache.CacheEvent;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.data.Row;
@@ -55,8 +56,8 @@ final class EventMapper {
         Row after = after(e);
         switch (e.table()) {
             case "Load_Balancer" -> loadBalancer(before, after, out);
-            case "Logical_Router" -> target("router", before, after, cache, out);
-            case "Logical_Switch" -> target("switch", before, after, cache, out);
+            case "Logical_Router" -> target(Target.ROUTER, before, after, cache, out);
+            case "Logical_Switch" -> target(Target.SWITCH, before, after, cache, out);
             case "Load_Balancer_Group" -> group(before, after, cache, out);
             case "Logical_Router_Port" -> routerPort(e.uuid(), before, after, cache, out);
             case "Logical_Switch_Port" -> switchPort(before, after, out);
@@ -91,8 +92,8 @@ final class EventMapper {
         }
     }
 
-    private void target(String word, Row before, Row after, RowCache cache, Set<SpecKey> out) {
-        if ("switch".equals(word) && (before == null || after == null
+    private void target(Target kind, Row before, Row after, RowCache cache, Set<SpecKey> out) {
+        if (kind == Target.SWITCH && (before == null || after == null
                 || !Objects.equals(before.get("other_config"), after.get("other_config")))) {
             // A backend's switch or its subnet: health-check sources. (Its ports come and go as
             // Logical_Switch_Port events, mapped by address in switchPort.)
@@ -101,13 +102,13 @@ final class EventMapper {
         if (before == null || after == null || !Objects.equals(before.get("name"), after.get("name"))) {
             for (Row r : new Row[] {before, after}) {
                 if (r != null) {
-                    out.addAll(desired.byTarget(word + ":" + Admission.nameOf(r)));
+                    out.addAll(desired.byTarget(new Attachment(kind, Admission.nameOf(r))));
                     members(r.get("load_balancer"), cache, out);
                 }
             }
             return;
         }
-        String name = word + ":" + Admission.nameOf(after);
+        Attachment name = new Attachment(kind, Admission.nameOf(after));
         Set<Object> lbs = changed(before.get("load_balancer"), after.get("load_balancer"));
         members(lbs, cache, out);
         Set<Object> groups = changed(before.get("load_balancer_group"), after.get("load_balancer_group"));
@@ -115,12 +116,12 @@ final class EventMapper {
             out.addAll(desired.byTarget(name));
             for (Object g : groups) {
                 cache.table("Load_Balancer_Group").get((UUID) g).ifPresent(row -> {
-                    out.addAll(desired.byTarget("group:" + Admission.nameOf(row)));
+                    out.addAll(desired.byTarget(new Attachment(Target.GROUP, Admission.nameOf(row))));
                     members(row.get("load_balancer"), cache, out);
                 });
             }
         }
-        if ("router".equals(word) && !Objects.equals(before.get("ports"), after.get("ports"))) {
+        if (kind == Target.ROUTER && !Objects.equals(before.get("ports"), after.get("ports"))) {
             out.addAll(desired.byTarget(name));
         }
     }
@@ -129,7 +130,7 @@ final class EventMapper {
         if (before == null || after == null || !Objects.equals(before.get("name"), after.get("name"))) {
             for (Row r : new Row[] {before, after}) {
                 if (r != null) {
-                    out.addAll(desired.byTarget("group:" + Admission.nameOf(r)));
+                    out.addAll(desired.byTarget(new Attachment(Target.GROUP, Admission.nameOf(r))));
                     members(r.get("load_balancer"), cache, out);
                 }
             }
@@ -147,7 +148,7 @@ final class EventMapper {
         // A port does not name its router; the router's ports column does. An added or removed
         // port also changes that column, which target() maps on its own.
         for (Row router : cache.table("Logical_Router").lookup(Admission.ROUTER_BY_PORT, port)) {
-            out.addAll(desired.byTarget("router:" + Admission.nameOf(router)));
+            out.addAll(desired.byTarget(new Attachment(Target.ROUTER, Admission.nameOf(router))));
         }
     }
 

@@ -64,7 +64,7 @@ final class GroupJanitor {
                 String name = Admission.nameOf(g.get());
                 String mark = DesiredRow.GROUP_MARK_PREFIX + name;
                 boolean empty = g.get().get("load_balancer") instanceof Set<?> s && s.isEmpty();
-                if (!empty || !marks.containsKey(mark) || !desired.byTarget("group:" + name).isEmpty()) {
+                if (!empty || !marks.containsKey(mark) || !desired.byTarget(new Attachment(dev.ovnj.lb.plan.Target.GROUP, name)).isEmpty()) {
                     continue;
                 }
                 names.add(name);

@@ -71,6 +71,10 @@ final class ListenerBus {
     /** Stops delivering; events already queued are still delivered for a short while. */
     void close() {
         thread.shutdown();
+        if (Thread.currentThread().getName().equals("ovnj-engine-listeners")) {
+            // A listener closing the engine: do not wait for ourselves.
+            return;
+        }
         try {
             thread.awaitTermination(1, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -25,11 +25,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>What a caller can rely on:
  * <ul>
- *   <li>Every future completes: with the result once each spec it covers reached a verdict
+ *   <li>Every future completes within the {@linkplain Builder#requestTimeout request timeout}
+ *       (30 s by default): with the result once each spec it covers reached a verdict
  *       (APPLIED, WAITING, INVALID, CONFLICT or FAILED), or exceptionally with
- *       {@link InvalidSpecException}, {@link SpecFailedException}, {@link EngineBusyException} or
- *       {@link EngineClosedException}. While the database is unavailable (no connection, no
- *       quorum, lock held by another replica) futures wait for it; {@link #close()} ends the wait.</li>
+ *       {@link InvalidSpecException}, {@link SpecFailedException}, {@link EngineBusyException},
+ *       {@link EngineClosedException} or, when the bound expires first (the database unavailable:
+ *       no connection, no quorum, the lock held by another replica), {@link SpecTimeoutException}.
+ *       A timeout ends only the wait: the engine keeps reconciling the spec, and a future is never
+ *       completed twice.</li>
  *   <li>{@link #status} and {@link #isAvailable()} never block and may be called from any thread,
  *       listeners included; a status is an immutable snapshot that was true when published.</li>
  *   <li>Nothing a listener, a malformed row or the server does stops the engine: a failure while
@@ -54,7 +57,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
     private LoadBalancerEngine(Builder b) {
         this.client = b.client;
         this.settings = new EngineSettings(b.batchWindow, b.maxOpsPerTransaction, b.maxPendingRequests, b.minRetry,
-                b.maxRetry, Optional.ofNullable(b.lockName), b.eipPolicy, b.stallTimeout, b.transactionBound);
+                b.maxRetry, Optional.ofNullable(b.lockName), b.eipPolicy, b.stallTimeout, b.transactionBound,
+                b.requestTimeout);
         // Here rather than in start(): plan() reads through these indexes too.
         Planner.indexes().forEach(client.cache()::addIndex);
         Admission.indexes().forEach(client.cache()::addIndex);
@@ -112,7 +116,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
      * @param owner the owner, e.g. a controller or tenant name
      * @param specs all of the owner's specs
      * @return completes when every spec has a verdict, with each spec's status (FAILED and
-     *     CONFLICT included: check {@link ApplyResult#allApplied()})
+     *     CONFLICT included: check {@link ApplyResult#allApplied()}); fails with
+     *     {@link SpecTimeoutException} when some spec has none within the request timeout
      */
     public CompletableFuture<ApplyResult> apply(String owner, List<LoadBalancerSpec> specs) {
         Map<String, List<SpecError>> checked = SpecValidator.validate(owner, specs);
@@ -127,7 +132,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
      * @return completes when the database holds it (or it waits for a router or switch); fails with
      *     {@link InvalidSpecException} (and writes nothing) when the spec is invalid or uses a VIP
      *     another spec of the owner has, with {@link SpecFailedException} on a conflict or when the
-     *     server rejects it
+     *     server rejects it, with {@link SpecTimeoutException} when there is no verdict within the
+     *     request timeout
      */
     public CompletableFuture<ApplyResult> upsert(String owner, LoadBalancerSpec spec) {
         List<SpecError> errors = SpecValidator.validate(owner, spec);
@@ -143,7 +149,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
      * @param owner the owner
      * @param name the spec's name
      * @return completes when the rows are gone; fails with {@link SpecFailedException} when the
-     *     server refuses to delete them
+     *     server refuses to delete them, with {@link SpecTimeoutException} when they are not gone
+     *     within the request timeout
      */
     public CompletableFuture<ApplyResult> remove(String owner, String name) {
         return limited(() -> loop.remove(owner, name));
@@ -188,6 +195,17 @@ public final class LoadBalancerEngine implements AutoCloseable {
      */
     public String availability() {
         return closed ? "engine closed" : loop.availabilityReason();
+    }
+
+    /**
+     * The bound within which every future of {@code apply}, {@code upsert} and {@code remove}
+     * completes (see {@link Builder#requestTimeout}); a caller blocking on one can wait a little
+     * longer than this and get the engine's own {@link SpecTimeoutException}.
+     *
+     * @return the request timeout
+     */
+    public Duration requestTimeout() {
+        return settings.requestTimeout();
     }
 
     /**
@@ -255,6 +273,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
         private Duration stallTimeout = Duration.ofSeconds(10);
         private Duration transactionBound = Duration.ofSeconds(60);
         private OvsdbClient southbound;
+        private Duration requestTimeout = Duration.ofSeconds(30);
 
         private Builder(OvsdbClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -371,6 +390,27 @@ public final class LoadBalancerEngine implements AutoCloseable {
          */
         public Builder southbound(OvsdbClient sb) {
             this.southbound = Objects.requireNonNull(sb, "sb");
+            return this;
+        }
+
+        /**
+         * The longest a future returned by {@code apply}, {@code upsert} or {@code remove} waits
+         * for a verdict (default 30 s). When it expires first, typically because the database is
+         * unavailable (no connection, no quorum, the lock held by another replica), the future
+         * fails with {@link SpecTimeoutException}, naming the undecided specs, their status and
+         * what the engine waits for. The engine keeps reconciling them: they reach their verdict
+         * when the database is back, without a new call, and no future is completed twice.
+         *
+         * @param timeout the bound, positive
+         * @return this builder
+         * @throws IllegalArgumentException when {@code timeout} is zero or negative
+         */
+        public Builder requestTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("requestTimeout must be positive (a future must be able to complete): " + timeout);
+            }
+            this.requestTimeout = timeout;
             return this;
         }
 

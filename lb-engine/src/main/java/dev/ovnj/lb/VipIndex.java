@@ -9,13 +9,13 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Every Load_Balancer row of the database by the VIPs it serves ({@code tcp 10.0.0.1:80}), owned or
+ * Every Load_Balancer row of the database by the VIPs it serves, owned or
  * not: the candidates for a VIP conflict, found without scanning every load balancer of a router.
  * Written by the engine thread from cache events, read by admission on any thread; a candidate is
  * always re-read from the cache, so a slightly stale entry costs a lookup, never a wrong verdict.
  */
 final class VipIndex {
-    private final Map<String, Set<UUID>> rows = new ConcurrentHashMap<>();
+    private final Map<VipKey, Set<UUID>> rows = new ConcurrentHashMap<>();
 
     /** Rebuilds from the cache (at start and after every resync). */
     void rebuild(RowCache cache) {
@@ -38,19 +38,19 @@ final class VipIndex {
         }
     }
 
-    Set<UUID> rows(String vipKey) {
+    Set<UUID> rows(VipKey vipKey) {
         Set<UUID> s = rows.get(vipKey);
         return s == null ? Set.of() : Set.copyOf(s);
     }
 
     private void add(Row row) {
-        for (String k : keys(row)) {
+        for (VipKey k : keys(row)) {
             rows.computeIfAbsent(k, x -> ConcurrentHashMap.newKeySet()).add(row.uuid());
         }
     }
 
     private void remove(Row row) {
-        for (String k : keys(row)) {
+        for (VipKey k : keys(row)) {
             Set<UUID> s = rows.get(k);
             if (s != null) {
                 s.remove(row.uuid());
@@ -62,14 +62,14 @@ final class VipIndex {
     }
 
     /** The VIP keys of a row; a row without protocol is TCP, as in OVN. */
-    static Set<String> keys(Row row) {
+    static Set<VipKey> keys(Row row) {
         Protocol protocol = protocol(row);
         if (protocol == null || !(row.get("vips") instanceof Map<?, ?> vips)) {
             return Set.of();
         }
-        Set<String> out = new java.util.HashSet<>();
+        Set<VipKey> out = new java.util.HashSet<>();
         for (Object vip : vips.keySet()) {
-            out.add(DesiredStore.vipKey(protocol, String.valueOf(vip)));
+            out.add(VipKey.of(protocol, String.valueOf(vip)));
         }
         return out;
     }

@@ -1,7 +1,7 @@
 package dev.ovnj.lb;
 
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -24,6 +25,8 @@ final class WorkQueue {
     /** Ready keys, with when each was first marked (the start of a repair's latency). */
     private final LinkedHashMap<SpecKey, Long> ready = new LinkedHashMap<>();
     private final Map<SpecKey, Long> delayed = new HashMap<>();
+    /** The delayed keys by due time; an entry whose time no longer matches {@link #delayed} is stale and skipped. */
+    private final PriorityQueue<Due> due = new PriorityQueue<>(Comparator.comparingLong(Due::at));
     private final Map<SpecKey, Long> processing = new HashMap<>();
     private final Map<SpecKey, Long> markedWhileProcessing = new HashMap<>();
     private final Map<SpecKey, Integer> failures = new HashMap<>();
@@ -89,6 +92,7 @@ final class WorkQueue {
         delay = delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
         ready.remove(key);
         delayed.put(key, now + delay);
+        due.add(new Due(now + delay, key));
         return Duration.ofNanos(delay);
     }
 
@@ -107,22 +111,26 @@ final class WorkQueue {
         return solo.contains(key);
     }
 
-    /** Moves keys whose backoff ran out to ready; returns when the next one does. */
+    /** Moves keys whose backoff ran out to ready; returns when the next one does. O(log n) per key moved. */
     OptionalLong promoteDue(long now) {
-        long next = Long.MAX_VALUE;
-        List<SpecKey> due = new ArrayList<>();
-        for (Map.Entry<SpecKey, Long> e : delayed.entrySet()) {
-            if (e.getValue() <= now) {
-                due.add(e.getKey());
+        while (!due.isEmpty()) {
+            Due d = due.peek();
+            Long at = delayed.get(d.key());
+            if (at == null || at != d.at()) {
+                due.poll();
+            } else if (d.at() <= now) {
+                due.poll();
+                delayed.remove(d.key());
+                ready.putIfAbsent(d.key(), now);
             } else {
-                next = Math.min(next, e.getValue());
+                return OptionalLong.of(d.at());
             }
         }
-        for (SpecKey k : due) {
-            delayed.remove(k);
-            ready.putIfAbsent(k, now);
-        }
-        return next == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(next);
+        return OptionalLong.empty();
+    }
+
+    /** A key's backoff ends at {@code at}. */
+    private record Due(long at, SpecKey key) {
     }
 
     /** After a step failed midway: whatever it had taken is ready again. */
