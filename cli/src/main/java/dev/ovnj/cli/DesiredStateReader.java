@@ -1,5 +1,6 @@
 package dev.ovnj.cli;
 
+import dev.ovnj.lb.spec.HealthCheck;
 import dev.ovnj.lb.spec.LbOptions;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.Protocol;
@@ -21,9 +22,11 @@ import java.util.Set;
  * {@link DesiredState#problems} places in the file.
  */
 final class DesiredStateReader {
-    private static final Set<String> TOP = Set.of("owner", "loadBalancers");
+    private static final Set<String> TOP = Set.of("owner", "loadBalancers", "healthCheckSources");
     private static final Set<String> LOAD_BALANCER = Set.of("name", "routers", "switches", "group", "vips", "options", "externalIds");
-    private static final Set<String> VIP = Set.of("vip", "protocol", "backends");
+    private static final Set<String> VIP = Set.of("vip", "protocol", "backends", "healthCheck");
+    private static final Set<String> BACKEND = Set.of("address", "port");
+    private static final Set<String> HEALTH_CHECK = Set.of("interval", "timeout", "successCount", "failureCount", "sourceIp");
     private static final Set<String> OPTIONS = Set.of("affinityTimeout", "reject", "skipSnat", "hairpinSnatIp",
             "neighborResponder", "selectionFields");
 
@@ -59,6 +62,9 @@ final class DesiredStateReader {
     private DesiredState state(SourceNode root) {
         Map<String, SourceNode> top = object(root, "the document", TOP);
         Optional<String> owner = optional(top, "owner").map(n -> string(n, "owner"));
+        Map<String, List<String>> sources = new LinkedHashMap<>();
+        optional(top, "healthCheckSources").ifPresent(n -> object(n, "healthCheckSources", null)
+                .forEach((sw, ips) -> sources.put(sw, strings(ips, "healthCheckSources." + sw))));
         SourceNode list = top.get("loadBalancers");
         if (list == null) {
             throw error(root, "missing field \"loadBalancers\" (write loadBalancers: [] to remove all of the owner's load balancers)");
@@ -67,13 +73,13 @@ final class DesiredStateReader {
         if (list.value() != null) {
             List<SourceNode> elements = array(list, "loadBalancers");
             for (int i = 0; i < elements.size(); i++) {
-                declared.add(new DeclaredSpec(loadBalancer(elements.get(i), "loadBalancers[" + i + "]"), elements.get(i)));
+                declared.add(new DeclaredSpec(loadBalancer(elements.get(i), "loadBalancers[" + i + "]", sources), elements.get(i)));
             }
         }
         return new DesiredState(source, owner, declared);
     }
 
-    private LoadBalancerSpec loadBalancer(SourceNode node, String path) {
+    private LoadBalancerSpec loadBalancer(SourceNode node, String path, Map<String, List<String>> sources) {
         Map<String, SourceNode> f = object(node, path, LOAD_BALANCER);
         SourceNode name = f.get("name");
         if (name == null || name.value() == null) {
@@ -93,7 +99,7 @@ final class DesiredStateReader {
         }
         optional(f, "options").ifPresent(n -> b.options(options(n, path + ".options")));
         optional(f, "externalIds").ifPresent(n -> b.externalIds(externalIds(n, path + ".externalIds")));
-        return b.build();
+        return b.healthCheckSources(sources).build();
     }
 
     private VipSpec vip(SourceNode node, String path) {
@@ -110,8 +116,76 @@ final class DesiredStateReader {
                 throw error(n, path + ".protocol: \"" + text + "\" is not one of tcp, udp, sctp");
             }
         }).orElse(Protocol.TCP);
-        List<String> backends = optional(f, "backends").map(n -> strings(n, path + ".backends")).orElse(List.of());
-        return VipSpec.of(protocol, string(vip, path + ".vip"), backends);
+        List<String> backends = new ArrayList<>();
+        Map<String, String> ports = new LinkedHashMap<>();
+        Optional<SourceNode> list = optional(f, "backends");
+        if (list.isPresent()) {
+            List<SourceNode> elements = array(list.get(), path + ".backends");
+            for (int i = 0; i < elements.size(); i++) {
+                backend(elements.get(i), path + ".backends[" + i + "]", backends, ports);
+            }
+        }
+        VipSpec v = VipSpec.of(protocol, string(vip, path + ".vip"), backends);
+        Optional<SourceNode> hc = optional(f, "healthCheck");
+        if (hc.isPresent()) {
+            v = v.withHealthCheck(healthCheck(hc.get(), path + ".healthCheck"));
+        }
+        for (Map.Entry<String, String> e : ports.entrySet()) {
+            v = v.withBackendPort(e.getKey(), e.getValue());
+        }
+        return v;
+    }
+
+    /** A backend: {@code IP:PORT}, or {@code {address: IP:PORT, port: LOGICAL_PORT}} naming the port to health-check it through. */
+    private void backend(SourceNode node, String path, List<String> backends, Map<String, String> ports) {
+        if (!node.isObject()) {
+            backends.add(string(node, path));
+            return;
+        }
+        Map<String, SourceNode> f = object(node, path, BACKEND);
+        SourceNode address = f.get("address");
+        if (address == null || address.value() == null) {
+            throw error(node, "missing field \"address\" in " + path);
+        }
+        String text = string(address, path + ".address");
+        backends.add(text);
+        Optional<SourceNode> port = optional(f, "port");
+        if (port.isPresent()) {
+            String host;
+            try {
+                host = dev.ovnj.lb.spec.Endpoint.parse(text).host();
+            } catch (IllegalArgumentException e) {
+                // The validator reports the bad address with its field.
+                return;
+            }
+            ports.put(host, string(port.get(), path + ".port"));
+        }
+    }
+
+    private HealthCheck healthCheck(SourceNode node, String path) {
+        Map<String, SourceNode> f = object(node, path, HEALTH_CHECK);
+        HealthCheck hc = HealthCheck.DEFAULTS;
+        Optional<SourceNode> n = optional(f, "interval");
+        if (n.isPresent()) {
+            hc = hc.withInterval(integer(n.get(), path + ".interval"));
+        }
+        n = optional(f, "timeout");
+        if (n.isPresent()) {
+            hc = hc.withTimeout(integer(n.get(), path + ".timeout"));
+        }
+        n = optional(f, "successCount");
+        if (n.isPresent()) {
+            hc = hc.withCounts(integer(n.get(), path + ".successCount"), hc.failureCount());
+        }
+        n = optional(f, "failureCount");
+        if (n.isPresent()) {
+            hc = hc.withCounts(hc.successCount(), integer(n.get(), path + ".failureCount"));
+        }
+        n = optional(f, "sourceIp");
+        if (n.isPresent()) {
+            hc = hc.withSourceIp(string(n.get(), path + ".sourceIp"));
+        }
+        return hc;
     }
 
     private LbOptions options(SourceNode node, String path) {

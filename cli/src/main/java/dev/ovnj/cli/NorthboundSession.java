@@ -11,10 +11,12 @@ import dev.ovnj.ovsdb.client.OvsdbClient;
 final class NorthboundSession implements AutoCloseable {
     private final OvsdbClient client;
     private final LoadBalancerEngine engine;
+    private final OvsdbClient southbound;
 
-    private NorthboundSession(OvsdbClient client, LoadBalancerEngine engine) {
+    private NorthboundSession(OvsdbClient client, LoadBalancerEngine engine, OvsdbClient southbound) {
         this.client = client;
         this.engine = engine;
+        this.southbound = southbound;
     }
 
     /**
@@ -28,7 +30,29 @@ final class NorthboundSession implements AutoCloseable {
         OvsdbClient client = db.connect();
         // --timeout bounds the engine's answers too: a database that stops answering fails an
         // apply with SpecTimeoutException, which says what the engine waits for.
-        return new NorthboundSession(client, LoadBalancerEngine.builder(client).requestTimeout(db.timeout()).build().start());
+        return new NorthboundSession(client, LoadBalancerEngine.builder(client).requestTimeout(db.timeout()).build().start(), null);
+    }
+
+    /**
+     * Connects to both databases and starts the engine with the Southbound as its read-only
+     * source of backend health.
+     *
+     * @param db the database options
+     * @param southboundRemotes the Southbound remotes (--sb)
+     * @return the session
+     * @throws CliFailure when a database is not reachable in time
+     */
+    static NorthboundSession open(DatabaseOptions db, String southboundRemotes) {
+        OvsdbClient client = db.connect();
+        OvsdbClient sb;
+        try {
+            sb = db.connect(southboundRemotes, "OVN_Southbound", LoadBalancerEngine.southboundMonitorRequest(), "--sb");
+        } catch (RuntimeException e) {
+            client.close();
+            throw e;
+        }
+        return new NorthboundSession(client, LoadBalancerEngine.builder(client).requestTimeout(db.timeout()).southbound(sb).build().start(),
+                sb);
     }
 
     /** The client. */
@@ -46,5 +70,8 @@ final class NorthboundSession implements AutoCloseable {
     public void close() {
         engine.close();
         client.close();
+        if (southbound != null) {
+            southbound.close();
+        }
     }
 }

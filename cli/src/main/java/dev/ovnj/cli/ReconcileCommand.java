@@ -1,6 +1,7 @@
 package dev.ovnj.cli;
 
 import dev.ovnj.lb.ApplyResult;
+import dev.ovnj.lb.BackendHealthChange;
 import dev.ovnj.lb.EngineListener;
 import dev.ovnj.lb.RepairEvent;
 import dev.ovnj.lb.SpecStatus;
@@ -55,6 +56,11 @@ final class ReconcileCommand implements Callable<Integer> {
     @Option(names = {"-w", "--watch"}, description = "Keep reconciling: repair drift and re-read FILE when it changes, until SIGINT/SIGTERM.")
     private boolean watch;
 
+    @Option(names = "--sb", paramLabel = "REMOTES",
+            description = "With --watch: also read the OVN Southbound database and print a line whenever OVN's service monitor"
+                    + " changes its verdict on a health-checked backend.")
+    private String southbound;
+
     @Option(names = "--each-repair", description = "With --watch: one line per repaired row even when thousands are repaired at once.")
     private boolean eachRepair;
 
@@ -65,7 +71,7 @@ final class ReconcileCommand implements Callable<Integer> {
         PrintStream out = System.out;
         DesiredState state = DesiredStateReader.read(file);
         String who = state.ownerOr(owner);
-        try (NorthboundSession session = NorthboundSession.open(db)) {
+        try (NorthboundSession session = southbound == null ? NorthboundSession.open(db) : NorthboundSession.open(db, southbound)) {
             if (!watch) {
                 return apply(session, state, who, out);
             }
@@ -96,6 +102,13 @@ final class ReconcileCommand implements Callable<Integer> {
                     } else {
                         problemLines(status).forEach(out::println);
                     }
+                    out.flush();
+                }
+
+                @Override
+                public void onBackendHealth(BackendHealthChange c) {
+                    out.println("health: spec " + c.spec() + " backend " + c.backend() + " " + c.now().word()
+                            + " (was " + c.before().word() + ")");
                     out.flush();
                 }
 

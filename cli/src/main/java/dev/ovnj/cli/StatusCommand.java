@@ -1,6 +1,9 @@
 package dev.ovnj.cli;
 
+import dev.ovnj.lb.BackendHealthView;
+import dev.ovnj.lb.LoadBalancerEngine;
 import dev.ovnj.lb.plan.LoadBalancerPlan;
+import dev.ovnj.ovsdb.client.OvsdbClient;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +36,11 @@ final class StatusCommand implements Callable<Integer> {
             description = "Also report what this desired state wants that does not exist (routers, switches).")
     private Path file;
 
+    @Option(names = "--sb", paramLabel = "REMOTES",
+            description = "Also read the OVN Southbound database and print, per backend of each health-checked VIP, what"
+                    + " OVN's service monitor says: online, offline, error or unknown.")
+    private String southbound;
+
     @Override
     public Integer call() {
         DesiredState state = file == null ? null : DesiredStateReader.read(file);
@@ -47,9 +55,16 @@ final class StatusCommand implements Callable<Integer> {
                 pending = plan.pending();
                 conflicts = plan.conflicts();
             }
-            StatusReport report = StatusReport.of(snapshot, who, pending, conflicts);
+            Map<String, Map<String, String>> health = Map.of();
+            if (southbound != null) {
+                try (OvsdbClient sb = db.connect(southbound, "OVN_Southbound", LoadBalancerEngine.southboundMonitorRequest(), "--sb")) {
+                    sb.cache().addIndex(BackendHealthView.MONITOR_BY_IP);
+                    health = BackendHealthReport.read(session.client().cache(), sb.cache());
+                }
+            }
+            StatusReport report = StatusReport.of(snapshot, who, pending, conflicts, health);
             if (output.json()) {
-                JsonDocument.print(System.out, StatusJson.of(snapshot, who, pending, conflicts));
+                JsonDocument.print(System.out, StatusJson.of(snapshot, who, pending, conflicts, health));
             } else {
                 report.lines().forEach(System.out::println);
             }

@@ -12,7 +12,9 @@ import java.util.TreeSet;
  * Shape (version 1): {@code {kind:"status", version, owner, problems, loadBalancers:[{name,
  * owner, spec, protocol, vips:{VIP:[BACKEND...]}, routers, switches, groups, options, problems}],
  * pending:{SPEC:[REASON...]}, conflicts:[TEXT...]}}; {@code owner} is null when every owner's were
- * listed; {@code conflicts} names, per conflicting spec of a desired-state file, the VIP and the other row.
+ * listed; {@code conflicts} names, per conflicting spec of a desired-state file, the VIP and the other row;
+ * with {@code --sb}, each load balancer's {@code health} maps a checked VIP to its backends' health
+ * as OVN's service monitor reports it (e.g. {@code "10.0.0.2:80 offline, 10.0.0.3:80 online"}).
  */
 final class StatusJson {
 
@@ -26,9 +28,11 @@ final class StatusJson {
      * @param owner one owner, or null for every owner
      * @param pending spec name to why it waits, from planning a desired-state file (may be empty)
      * @param conflicts one line per conflict found planning a desired-state file (may be empty)
+     * @param health row name to checked VIP to its backends' health, one line (empty without {@code --sb})
      * @return the document
      */
-    static ObjectNode of(NorthboundSnapshot snapshot, String owner, Map<String, List<String>> pending, List<String> conflicts) {
+    static ObjectNode of(NorthboundSnapshot snapshot, String owner, Map<String, List<String>> pending, List<String> conflicts,
+                         Map<String, Map<String, String>> health) {
         ObjectNode root = JsonDocument.start("status");
         root.put("owner", owner);
         int problems = 0;
@@ -54,6 +58,8 @@ final class StatusJson {
             ObjectNode options = o.putObject("options");
             new TreeMap<>(lb.options()).forEach(options::put);
             List<String> lbProblems = StatusReport.problems(snapshot, lb);
+            ObjectNode checked = o.putObject("health");
+            new TreeMap<>(health.getOrDefault(lb.name(), Map.of())).forEach(checked::put);
             JsonDocument.strings(o, "problems", lbProblems);
             problems += lbProblems.size();
         }

@@ -32,6 +32,21 @@ record StatusReport(List<String> lines, int problems) {
      * @return the report
      */
     static StatusReport of(NorthboundSnapshot snapshot, String owner, Map<String, List<String>> pending, List<String> conflicts) {
+        return of(snapshot, owner, pending, conflicts, Map.of());
+    }
+
+    /**
+     * Builds the report with backend health from the Southbound database.
+     *
+     * @param snapshot the database
+     * @param owner one owner, or null for every owner
+     * @param pending spec name to why it waits
+     * @param conflicts conflicts found planning a desired-state file
+     * @param health row name to checked VIP to its backends' health, one line
+     * @return the report
+     */
+    static StatusReport of(NorthboundSnapshot snapshot, String owner, Map<String, List<String>> pending, List<String> conflicts,
+                           Map<String, Map<String, String>> health) {
         List<String> out = new ArrayList<>();
         int problems = 0;
         String currentOwner = null;
@@ -45,7 +60,13 @@ record StatusReport(List<String> lines, int problems) {
                 out.add("owner " + currentOwner);
             }
             out.add("  " + lb.name() + " (spec " + (lb.spec().isEmpty() ? "?" : lb.spec()) + ", " + lb.protocol() + ")");
-            lb.vips().forEach((vip, backends) -> out.add("    " + vip + " -> " + (backends.isBlank() ? "(no backends)" : backends)));
+            lb.vips().forEach((vip, backends) -> {
+                out.add("    " + vip + " -> " + (backends.isBlank() ? "(no backends)" : backends));
+                String h = health.getOrDefault(lb.name(), Map.of()).get(vip);
+                if (h != null) {
+                    out.add("      health: " + (h.isEmpty() ? "(no backends)" : h));
+                }
+            });
             out.add("    routers: " + names(lb.routers()) + "  switches: " + names(lb.switches()) + "  groups: " + groups(snapshot, lb));
             if (!lb.options().isEmpty()) {
                 out.add("    options: " + new java.util.TreeMap<>(lb.options()));

@@ -112,7 +112,38 @@ class DesiredStateReaderTest {
         assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", FULL.replace("routers: [shalb-dev]", "routers: shalb-dev")))
                 .hasMessage("s.yaml:4: loadBalancers[0].routers must be a list, not a string");
         assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", FULL.replace("backends: [10.1.0.40:2379, 10.1.0.41:2379]", "backends: [{a: 1}]")))
-                .hasMessage("s.yaml:9: loadBalancers[0].vips[0].backends[0] must be a string, not an object");
+                .hasMessage("s.yaml:9: unknown field \"a\" in loadBalancers[0].vips[0].backends[0]");
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", FULL.replace("backends: [10.1.0.40:2379, 10.1.0.41:2379]",
+                "backends: [{port: p1}]"))).hasMessage("s.yaml:9: missing field \"address\" in loadBalancers[0].vips[0].backends[0]");
+    }
+
+    @Test
+    void readsHealthChecksSourcesAndBackendPorts() {
+        String text = """
+                owner: kube
+                healthCheckSources:
+                  ls-int: [10.0.0.254, "fd00:10::fe"]
+                loadBalancers:
+                  - name: web
+                    switches: [ls-int]
+                    vips:
+                      - vip: 172.16.0.100:80
+                        backends:
+                          - 10.0.0.2:80
+                          - {address: 10.0.0.3:80, port: web2}
+                        healthCheck: {interval: 7, timeout: 9, successCount: 2, failureCount: 4, sourceIp: 10.0.0.253}
+                      - vip: 172.16.0.100:81
+                        backends: [10.0.0.2:81]
+                        healthCheck: {}
+                """;
+        LoadBalancerSpec web = DesiredStateReader.parse("s.yaml", text).specs().get(0);
+        assertThat(web.healthCheckSources()).isEqualTo(Map.of("ls-int", List.of("10.0.0.254", "fd00:10::fe")));
+        assertThat(web.vips().get(0).backends()).containsExactly("10.0.0.2:80", "10.0.0.3:80");
+        assertThat(web.vips().get(0).backendPorts()).isEqualTo(Map.of("10.0.0.3", "web2"));
+        assertThat(web.vips().get(0).healthCheck()).contains(new dev.ovnj.lb.spec.HealthCheck(7, 9, 2, 4, java.util.Optional.of("10.0.0.253")));
+        assertThat(web.vips().get(1).healthCheck()).contains(dev.ovnj.lb.spec.HealthCheck.DEFAULTS);
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", text.replace("interval: 7", "every: 7")))
+                .hasMessage("s.yaml:12: unknown field \"every\" in loadBalancers[0].vips[0].healthCheck");
     }
 
     @Test

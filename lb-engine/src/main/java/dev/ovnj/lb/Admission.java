@@ -1,6 +1,7 @@
 package dev.ovnj.lb;
 
 import dev.ovnj.lb.plan.DesiredRow;
+import dev.ovnj.lb.plan.HealthChecks;
 import dev.ovnj.lb.plan.Planner;
 import dev.ovnj.lb.plan.Target;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
@@ -76,6 +77,13 @@ final class Admission {
      * @return the verdict
      */
     Verdict admit(String owner, LoadBalancerSpec spec, long seq, RowCache cache, EipCheck eip, Predicate<SpecKey> activeClaim) {
+        List<String> unsupported = new ArrayList<>(OvnFeatures.missing(spec, cache));
+        if (HealthChecks.any(spec)) {
+            unsupported.addAll(cache.read(() -> HealthChecks.resolveAll(spec, cache)).invalid());
+        }
+        if (!unsupported.isEmpty()) {
+            return new Verdict(SpecStatus.State.INVALID, unsupported, List.of(), List.of());
+        }
         List<String> eipProblems = eip.problems(spec);
         if (!eipProblems.isEmpty() && eipPolicy == EipPolicy.REJECT) {
             return new Verdict(SpecStatus.State.INVALID, eipProblems, List.of(), List.of());

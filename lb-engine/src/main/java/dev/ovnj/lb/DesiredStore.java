@@ -27,6 +27,8 @@ final class DesiredStore {
     private final Map<Attachment, Set<SpecKey>> byTarget = new HashMap<>();
     private final Map<String, Set<SpecKey>> byRowName = new HashMap<>();
     private final VipClaims claims = new VipClaims();
+    private final Set<SpecKey> checked = new LinkedHashSet<>();
+    private final Map<String, Set<SpecKey>> byCheckedBackend = new HashMap<>();
     private long nextSeq;
 
     Desired get(SpecKey key) {
@@ -111,6 +113,26 @@ final class DesiredStore {
         return claims.keys(vipKey);
     }
 
+    /** Specs with at least one health check: a port, switch subnet or router network change can affect them. */
+    Set<SpecKey> checked() {
+        return checked;
+    }
+
+    /**
+     * Specs checking a backend at this address, or naming this logical switch port for one
+     * ({@code ip:10.0.0.2}, {@code port:web1}).
+     */
+    Set<SpecKey> byCheckedBackend(String key) {
+        return byCheckedBackend.getOrDefault(key, Set.of());
+    }
+
+    /** Every declared key. */
+    Set<SpecKey> all() {
+        Set<SpecKey> out = new LinkedHashSet<>();
+        owners.forEach((owner, specs) -> specs.keySet().forEach(n -> out.add(new SpecKey(owner, n))));
+        return out;
+    }
+
     VipClaims claims() {
         return claims;
     }
@@ -121,6 +143,10 @@ final class DesiredStore {
             byRowName.computeIfAbsent(spec.name() + "-" + p.wireValue(), k -> new LinkedHashSet<>()).add(key);
         }
         claims.add(key, spec, seq);
+        if (dev.ovnj.lb.plan.HealthChecks.any(spec)) {
+            checked.add(key);
+            checkedBackends(spec).forEach(b -> byCheckedBackend.computeIfAbsent(b, k -> new LinkedHashSet<>()).add(key));
+        }
     }
 
     private void unindex(SpecKey key, LoadBalancerSpec spec) {
@@ -129,6 +155,9 @@ final class DesiredStore {
             removeFrom(byRowName, spec.name() + "-" + p.wireValue(), key);
         }
         claims.remove(key, spec);
+        if (checked.remove(key)) {
+            checkedBackends(spec).forEach(b -> removeFrom(byCheckedBackend, b, key));
+        }
     }
 
     private static <K> void removeFrom(Map<K, Set<SpecKey>> index, K k, SpecKey key) {
@@ -138,6 +167,38 @@ final class DesiredStore {
             if (set.isEmpty()) {
                 index.remove(k);
             }
+        }
+    }
+
+    /** {@code ip:<address>} of every backend of a checked VIP, {@code port:<name>} of every port named for one. */
+    static Set<String> checkedBackends(LoadBalancerSpec spec) {
+        Set<String> out = new LinkedHashSet<>();
+        for (dev.ovnj.lb.spec.VipSpec v : spec.vips()) {
+            if (v.healthCheck().isEmpty()) {
+                continue;
+            }
+            for (String b : v.backends()) {
+                try {
+                    out.add("ip:" + dev.ovnj.lb.spec.Endpoint.parse(b).host());
+                } catch (IllegalArgumentException e) {
+                    // An invalid spec; nothing to map.
+                }
+            }
+            v.backendPorts().values().forEach(p -> out.add("port:" + p));
+            v.healthCheck().get().sourceIp().ifPresent(ip -> addAddress(out, ip));
+        }
+        if (!out.isEmpty()) {
+            // A port taking or freeing a source address makes the source invalid or valid again.
+            spec.healthCheckSources().values().forEach(ips -> ips.forEach(ip -> addAddress(out, ip)));
+        }
+        return out;
+    }
+
+    private static void addAddress(Set<String> out, String ip) {
+        try {
+            out.add("ip:" + dev.ovnj.lb.spec.Endpoint.address(ip).host());
+        } catch (IllegalArgumentException e) {
+            // An invalid spec; nothing to map.
         }
     }
 

@@ -56,4 +56,13 @@ public interface EngineListener {
      */
     default void onAvailability(boolean available, String reason) {
     }
+
+    /**
+     * OVN's service monitor changed its verdict on a backend of a checked VIP (needs a Southbound
+     * connection, {@link LoadBalancerEngine.Builder#southbound}). The spec's status already holds it.
+     *
+     * @param change the backend, its spec, and its health before and now
+     */
+    default void onBackendHealth(BackendHealthChange change) {
+    }
 }

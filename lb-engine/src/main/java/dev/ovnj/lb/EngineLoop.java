@@ -60,12 +60,15 @@ final class EngineLoop {
     private final WorkQueue queue;
     private final VipIndex vipIndex = new VipIndex();
     private final EventMapper mapper = new EventMapper(store, vipIndex);
+    private final GroupJanitor janitor = new GroupJanitor(store);
     private final Reconciler reconciler;
     private final TxExecutor executor;
     private final LeaseGate gate;
     private final ScheduledThreadPoolExecutor thread;
     private final ScheduledExecutorService watchdog;
 
+    private final OvsdbClient southbound;
+    private final dev.ovnj.ovsdb.cache.CacheListener southboundListener = this::onSouthboundEvents;
     private volatile boolean closed;
     private volatile boolean available;
     private volatile boolean stalled;
@@ -78,6 +81,7 @@ final class EngineLoop {
     private final Map<SpecKey, Integer> unconverged = new HashMap<>();
     private final List<Runnable> afterPublish = new ArrayList<>();
     private boolean passScheduled;
+    private boolean southboundLive;
     private int inFlight;
     private ScheduledFuture<?> wakeup;
     private long wakeupAt = Long.MAX_VALUE;
@@ -86,7 +90,12 @@ final class EngineLoop {
     private long lastFailureAt;
 
     EngineLoop(OvsdbClient client, EngineSettings settings, EngineCounters counters, ListenerBus bus) {
+        this(client, null, settings, counters, bus);
+    }
+
+    EngineLoop(OvsdbClient client, OvsdbClient southbound, EngineSettings settings, EngineCounters counters, ListenerBus bus) {
         this.client = client;
+        this.southbound = southbound;
         this.settings = settings;
         this.counters = counters;
         this.bus = bus;
@@ -117,6 +126,20 @@ final class EngineLoop {
             vipIndex.rebuild(client.cache());
         }
         client.addConnectionListener(this::onConnection);
+        if (southbound != null) {
+            southbound.cache().addIndex(BackendHealthView.MONITOR_BY_IP);
+            southbound.cache().addListener(southboundListener);
+            // Health read from a Southbound we are no longer connected to is not true any more.
+            southbound.addConnectionListener(e -> step("southbound " + e.kind(), () -> {
+                if (e.kind() == ConnectionEvent.Kind.SYNCED) {
+                    southboundLive = true;
+                } else if (e.kind() == ConnectionEvent.Kind.DISCONNECTED || e.kind() == ConnectionEvent.Kind.CLOSED) {
+                    southboundLive = false;
+                }
+                store.checked().forEach(this::refreshHealth);
+            }));
+            step("southbound", () -> southboundLive = southbound.isSynced());
+        }
         gate.start(held -> step("lock change", () -> lockChanged(held)));
         long period = 500;
         watchdog.scheduleWithFixedDelay(this::watch, period, period, TimeUnit.MILLISECONDS);
@@ -134,8 +157,58 @@ final class EngineLoop {
             for (SpecKey k : mapper.map(copy, client.cache(), counters)) {
                 mark(k, seen, false);
             }
+            sweepGroups(GroupJanitor.emptied(copy));
             schedulePass();
         });
+    }
+
+    /** Service_Monitor changes: the backend health of every spec with a health check, on the engine thread. */
+    private void onSouthboundEvents(List<CacheEvent> events) {
+        if (events.stream().noneMatch(e -> "Service_Monitor".equals(e.table()))) {
+            return;
+        }
+        step("southbound events", () -> store.checked().forEach(this::refreshHealth));
+    }
+
+    /** Reads one spec's backend health from the Southbound cache into its status (nothing without a Southbound). */
+    private void refreshHealth(SpecKey key) {
+        if (southbound == null) {
+            return;
+        }
+        Desired d = store.get(key);
+        LoadBalancerSpec spec = d == null || d.removed() || d.invalid() ? null : d.spec();
+        Map<String, BackendHealth> health = spec == null ? Map.of() : BackendHealthView.of(spec, southbound.cache());
+        if (!southboundLive) {
+            Map<String, BackendHealth> unknown = new java.util.TreeMap<>();
+            health.keySet().forEach(b -> unknown.put(b, BackendHealth.UNKNOWN));
+            health = unknown;
+        }
+        board.setHealth(key, health);
+    }
+
+    /** Deletes the groups ovnj created whose last load balancer just left, if no spec names them. */
+    private void sweepGroups(Set<java.util.UUID> emptied) {
+        if (emptied.isEmpty() || !isAvailable()) {
+            return;
+        }
+        janitor.sweep(emptied, client.cache(), client.schema()).ifPresent(e -> {
+            CompletableFuture<?> call;
+            try {
+                call = client.transact(e.getKey()).orTimeout(settings.transactionBound().toMillis(), TimeUnit.MILLISECONDS);
+            } catch (RuntimeException ex) {
+                call = CompletableFuture.failedFuture(ex);
+            }
+            call.whenComplete((r, err) -> logSweep(e.getValue(), err));
+        });
+    }
+
+    private static void logSweep(List<String> groups, Throwable err) {
+        if (err == null) {
+            LOG.info("deleted unused load balancer group(s) {}", String.join(", ", groups));
+        } else {
+            // A spec or another client took the group meanwhile (the wait failed): it stays.
+            LOG.debug("load balancer group(s) {} not deleted: {}", groups, err.toString());
+        }
     }
 
     private void onConnection(ConnectionEvent event) {
@@ -234,6 +307,9 @@ final class EngineLoop {
             return;
         }
         closed = true;
+        if (southbound != null) {
+            southbound.cache().removeListener(southboundListener);
+        }
         gate.close();
         try {
             thread.execute(() -> runStep("close", this::failAllWaiters));
@@ -595,6 +671,7 @@ final class EngineLoop {
             unconverged.remove(key);
             boolean inPlace = s.state() == SpecStatus.State.APPLIED || s.state() == SpecStatus.State.WAITING;
             long observed = inPlace ? d.generation() : before == null ? 0 : before.observedGeneration();
+            refreshHealth(key);
             SpecStatus now = board.put(key, s.state(), s.reasons(), s.warnings(), s.rows(), s.conflicts(), Optional.empty(),
                     d.generation(), observed);
             if (s.state() == SpecStatus.State.CONFLICT && (before == null || before.state() != SpecStatus.State.CONFLICT)) {
@@ -888,6 +965,12 @@ final class EngineLoop {
             return "group attached to " + g.target().word() + " " + g.targetName();
         } else if (c instanceof PlanChange.CreateGroup) {
             return "group recreated";
+        } else if (c instanceof PlanChange.CreateHealthCheck h) {
+            return "health check " + h.vip() + " recreated";
+        } else if (c instanceof PlanChange.UpdateHealthCheck h) {
+            return "health check " + h.vip() + " options";
+        } else if (c instanceof PlanChange.RemoveHealthCheck h) {
+            return "health check " + h.vip() + " removed";
         }
         return "deleted";
     }

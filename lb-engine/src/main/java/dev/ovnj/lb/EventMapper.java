@@ -60,6 +60,20 @@ final class EventMapper {
             case "Logical_Switch" -> target(Target.SWITCH, before, after, cache, out);
             case "Load_Balancer_Group" -> group(before, after, cache, out);
             case "Logical_Router_Port" -> routerPort(e.uuid(), before, after, cache, out);
+            case "Logical_Switch_Port" -> switchPort(before, after, out);
+            case "Load_Balancer_Health_Check" -> {
+                for (Row r : new Row[] {before, after}) {
+                    if (r != null) {
+                        ownedKey(r, out);
+                    }
+                }
+            }
+            case "NB_Global" -> {
+                if (!Objects.equals(option(before), option(after))) {
+                    // Another OVN release now writes the database: what is supported may have changed.
+                    out.addAll(desired.all());
+                }
+            }
             default -> {
                 // NAT and anything else monitored: no spec depends on them.
             }
@@ -79,6 +93,12 @@ final class EventMapper {
     }
 
     private void target(Target kind, Row before, Row after, RowCache cache, Set<SpecKey> out) {
+        if (kind == Target.SWITCH && (before == null || after == null
+                || !Objects.equals(before.get("other_config"), after.get("other_config")))) {
+            // A backend's switch or its subnet: health-check sources. (Its ports come and go as
+            // Logical_Switch_Port events, mapped by address in switchPort.)
+            out.addAll(desired.checked());
+        }
         if (before == null || after == null || !Objects.equals(before.get("name"), after.get("name"))) {
             for (Row r : new Row[] {before, after}) {
                 if (r != null) {
@@ -120,9 +140,11 @@ final class EventMapper {
     }
 
     private void routerPort(UUID port, Row before, Row after, RowCache cache, Set<SpecKey> out) {
-        if (before != null && after != null && Objects.equals(before.get("networks"), after.get("networks"))) {
+        if (before != null && after != null && Objects.equals(before.get("networks"), after.get("networks"))
+                && Objects.equals(before.get("name"), after.get("name"))) {
             return;
         }
+        out.addAll(desired.checked());
         // A port does not name its router; the router's ports column does. An added or removed
         // port also changes that column, which target() maps on its own.
         for (Row router : cache.table("Logical_Router").lookup(Admission.ROUTER_BY_PORT, port)) {
@@ -165,6 +187,42 @@ final class EventMapper {
                 && ids.get(DesiredRow.SPEC_KEY) instanceof String spec) {
             out.add(new SpecKey(owner, spec));
         }
+    }
+
+    /**
+     * A switch port appeared, went, or changed its name, addresses, type or options: the specs
+     * checking a backend at one of its addresses (before or after) or naming it.
+     */
+    private void switchPort(Row before, Row after, Set<SpecKey> out) {
+        if (desired.checked().isEmpty()) {
+            return;
+        }
+        if (before != null && after != null) {
+            boolean changed = false;
+            for (String c : new String[] {"name", "addresses", "dynamic_addresses", "type", "options"}) {
+                changed |= !Objects.equals(before.get(c), after.get(c));
+            }
+            if (!changed) {
+                return;
+            }
+        }
+        for (Row r : new Row[] {before, after}) {
+            if (r == null) {
+                continue;
+            }
+            out.addAll(desired.byCheckedBackend("port:" + Admission.nameOf(r)));
+            for (String ip : dev.ovnj.lb.plan.HealthChecks.addressesOf(r)) {
+                out.addAll(desired.byCheckedBackend("ip:" + ip));
+            }
+            if ("router".equals(r.get("type"))) {
+                // A router port joining or leaving a switch changes its subnets and port addresses.
+                out.addAll(desired.checked());
+            }
+        }
+    }
+
+    private static Object option(Row global) {
+        return global != null && global.get("options") instanceof Map<?, ?> o ? o.get("northd_internal_version") : null;
     }
 
     private static Row before(CacheEvent e) {

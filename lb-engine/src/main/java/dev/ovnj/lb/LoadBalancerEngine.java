@@ -62,7 +62,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
         // Here rather than in start(): plan() reads through these indexes too.
         Planner.indexes().forEach(client.cache()::addIndex);
         Admission.indexes().forEach(client.cache()::addIndex);
-        this.loop = new EngineLoop(client, settings, counters, bus);
+        this.loop = new EngineLoop(client, b.southbound, settings, counters, bus);
         this.cacheListener = loop::onCacheEvents;
     }
 
@@ -84,7 +84,17 @@ public final class LoadBalancerEngine implements AutoCloseable {
      */
     public static MonitorRequest monitorRequest() {
         return MonitorRequest.tables("Load_Balancer", "Load_Balancer_Group", "Logical_Router", "Logical_Switch",
-                "Logical_Router_Port", "NAT");
+                "Logical_Router_Port", "NAT", "Logical_Switch_Port", "Load_Balancer_Health_Check", "NB_Global");
+    }
+
+    /**
+     * The Southbound table the engine reads for backend health ({@code Service_Monitor}); pass it to
+     * the Southbound client's builder.
+     *
+     * @return the monitor request
+     */
+    public static MonitorRequest southboundMonitorRequest() {
+        return MonitorRequest.tables("Service_Monitor");
     }
 
     /**
@@ -262,6 +272,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
         private EipPolicy eipPolicy = EipPolicy.WARN;
         private Duration stallTimeout = Duration.ofSeconds(10);
         private Duration transactionBound = Duration.ofSeconds(60);
+        private OvsdbClient southbound;
         private Duration requestTimeout = Duration.ofSeconds(30);
 
         private Builder(OvsdbClient client) {
@@ -364,6 +375,21 @@ public final class LoadBalancerEngine implements AutoCloseable {
                 throw new IllegalArgumentException("stallTimeout must be positive: " + timeout);
             }
             this.stallTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Reads backend health from the OVN Southbound database through this client, read-only:
+         * each spec's status then carries, per backend of a checked VIP, what OVN's service monitor
+         * says, and listeners hear {@link EngineListener#onBackendHealth} on every change. Build the
+         * client with database {@code OVN_Southbound} and {@link #southboundMonitorRequest()}; it
+         * may be started before or after the engine, and the engine never writes through it.
+         *
+         * @param sb a client of the OVN Southbound database
+         * @return this builder
+         */
+        public Builder southbound(OvsdbClient sb) {
+            this.southbound = Objects.requireNonNull(sb, "sb");
             return this;
         }
 

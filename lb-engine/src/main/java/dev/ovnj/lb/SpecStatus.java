@@ -2,6 +2,7 @@ package dev.ovnj.lb;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -22,10 +23,13 @@ import java.util.UUID;
  * @param serverError when {@link State#FAILED} by the server (or {@link State#APPLYING} while retrying): the server's error
  * @param generation the version of the desired spec this status is about (it grows with every declaration)
  * @param observedGeneration the version of the desired spec the database was last seen to hold (0: none yet)
+ * @param backendHealth for the backends of checked VIPs ({@code IP:PORT}), what OVN's service monitor says;
+ *     empty without health checks, {@link BackendHealth#UNKNOWN} without a Southbound connection
  */
 public record SpecStatus(String owner, String spec, State state, List<String> reasons, List<String> warnings,
                          Set<UUID> rows, long repairs, Optional<Duration> lastRepair, List<ConflictingRow> conflicts,
-                         Optional<ServerError> serverError, long generation, long observedGeneration) {
+                         Optional<ServerError> serverError, long generation, long observedGeneration,
+                         Map<String, BackendHealth> backendHealth) {
 
     /** The states of a spec. */
     public enum State {
@@ -69,12 +73,37 @@ public record SpecStatus(String owner, String spec, State state, List<String> re
      * @param serverError the server's error
      * @param generation the version of the desired spec this status is about
      * @param observedGeneration the version of the desired spec the database was last seen to hold
+     * @param backendHealth backend to what OVN's service monitor says
      */
     public SpecStatus {
         reasons = List.copyOf(reasons);
         warnings = List.copyOf(warnings);
         rows = Set.copyOf(rows);
         conflicts = List.copyOf(conflicts);
+        backendHealth = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(backendHealth));
+    }
+
+    /**
+     * A status without backend health.
+     *
+     * @param owner the owner
+     * @param spec the spec's name
+     * @param state the state
+     * @param reasons why it is not applied
+     * @param warnings problems that do not stop it
+     * @param rows UUIDs of its Load_Balancer rows
+     * @param repairs how many times drift was repaired
+     * @param lastRepair latency of the most recent repair
+     * @param conflicts the rows or specs it conflicts with
+     * @param serverError the server's error
+     * @param generation the version of the desired spec
+     * @param observedGeneration the version the database was last seen to hold
+     */
+    public SpecStatus(String owner, String spec, State state, List<String> reasons, List<String> warnings, Set<UUID> rows,
+                      long repairs, Optional<Duration> lastRepair, List<ConflictingRow> conflicts, Optional<ServerError> serverError,
+                      long generation, long observedGeneration) {
+        this(owner, spec, state, reasons, warnings, rows, repairs, lastRepair, conflicts, serverError, generation, observedGeneration,
+                Map.of());
     }
 
     /**

@@ -23,6 +23,7 @@ final class StatusBoard {
     private final Set<String> changedOwners = new HashSet<>();
     private final Map<SpecKey, long[]> repairs = new HashMap<>();
     private final Map<SpecKey, Duration> lastRepair = new HashMap<>();
+    private final Map<SpecKey, Map<String, BackendHealth>> health = new HashMap<>();
     private final EnumMap<SpecStatus.State, Integer> counts = new EnumMap<>(SpecStatus.State.class);
     private final ListenerBus bus;
     private volatile Map<String, Map<String, SpecStatus>> published = Map.of();
@@ -42,7 +43,7 @@ final class StatusBoard {
                    List<ConflictingRow> conflicts, Optional<ServerError> error, long generation, long observed) {
         long[] r = repairs.getOrDefault(key, new long[1]);
         SpecStatus next = new SpecStatus(key.owner(), key.spec(), state, reasons, warnings, rows, r[0],
-                Optional.ofNullable(lastRepair.get(key)), conflicts, error, generation, observed);
+                Optional.ofNullable(lastRepair.get(key)), conflicts, error, generation, observed, health.getOrDefault(key, Map.of()));
         SpecStatus old = working.computeIfAbsent(key.owner(), o -> new LinkedHashMap<>()).put(key.spec(), next);
         changedOwners.add(key.owner());
         count(old, -1);
@@ -61,9 +62,38 @@ final class StatusBoard {
         SpecStatus s = get(key);
         if (s != null) {
             SpecStatus next = new SpecStatus(s.owner(), s.spec(), s.state(), s.reasons(), s.warnings(), s.rows(),
-                    repairs.get(key)[0], Optional.of(latency), s.conflicts(), s.serverError(), s.generation(), s.observedGeneration());
+                    repairs.get(key)[0], Optional.of(latency), s.conflicts(), s.serverError(), s.generation(), s.observedGeneration(),
+                    s.backendHealth());
             working.get(key.owner()).put(key.spec(), next);
             changedOwners.add(key.owner());
+        }
+    }
+
+    /** Sets a spec's backend health; tells listeners, one event per backend that changed. */
+    void setHealth(SpecKey key, Map<String, BackendHealth> now) {
+        Map<String, BackendHealth> old = health.getOrDefault(key, Map.of());
+        if (old.equals(now)) {
+            return;
+        }
+        if (now.isEmpty()) {
+            health.remove(key);
+        } else {
+            health.put(key, Map.copyOf(now));
+        }
+        SpecStatus s = get(key);
+        if (s == null) {
+            return;
+        }
+        SpecStatus next = new SpecStatus(s.owner(), s.spec(), s.state(), s.reasons(), s.warnings(), s.rows(), s.repairs(),
+                s.lastRepair(), s.conflicts(), s.serverError(), s.generation(), s.observedGeneration(), now);
+        working.get(key.owner()).put(key.spec(), next);
+        changedOwners.add(key.owner());
+        for (Map.Entry<String, BackendHealth> e : now.entrySet()) {
+            BackendHealth before = old.getOrDefault(e.getKey(), BackendHealth.UNKNOWN);
+            if (before != e.getValue()) {
+                BackendHealthChange change = new BackendHealthChange(key.owner(), key.spec(), e.getKey(), before, e.getValue());
+                bus.publish(l -> l.onBackendHealth(change));
+            }
         }
     }
 
@@ -75,6 +105,7 @@ final class StatusBoard {
         }
         repairs.remove(key);
         lastRepair.remove(key);
+        health.remove(key);
     }
 
     /** Publishes the working copy of the owners that changed since the last call. */

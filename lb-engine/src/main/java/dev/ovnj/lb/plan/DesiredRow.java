@@ -27,13 +27,21 @@ import java.util.TreeMap;
  * @param routers routers to attach to (directly, or through the group when there is one)
  * @param switches switches to attach to (directly, or through the group when there is one)
  * @param group the group to attach through, if any
+ * @param healthChecks VIP key to the {@code options} of its {@code Load_Balancer_Health_Check} row
+ * @param ipPortMappings {@code ip_port_mappings}
  */
 public record DesiredRow(String rowName, String spec, Protocol protocol, Map<String, String> vips,
                          Map<String, String> options, Set<String> selectionFields, Map<String, String> externalIds,
-                         Set<String> routers, Set<String> switches, Optional<String> group) {
+                         Set<String> routers, Set<String> switches, Optional<String> group,
+                         Map<String, Map<String, String>> healthChecks, Map<String, String> ipPortMappings) {
 
     /** {@code external_ids} key naming the owner of an engine-managed row. */
     public static final String OWNER_KEY = "ovnj.owner";
+    /**
+     * Prefix of the {@code NB_Global external_ids} key marking a Load_Balancer_Group that ovnj
+     * created ({@code ovnj.group.<name>}): such a group is deleted once no load balancer uses it.
+     */
+    public static final String GROUP_MARK_PREFIX = "ovnj.group.";
     /** {@code external_ids} key naming the spec a row realizes. */
     public static final String SPEC_KEY = "ovnj.spec";
 
@@ -50,6 +58,8 @@ public record DesiredRow(String rowName, String spec, Protocol protocol, Map<Str
      * @param spec the spec it comes from
      * @param switches switches to attach to (directly, or through the group when there is one)
      * @param vips {@code vips}: VIP to comma-joined backends
+     * @param healthChecks VIP key to health check options
+     * @param ipPortMappings {@code ip_port_mappings}
      */
     public DesiredRow {
         vips = Map.copyOf(vips);
@@ -58,6 +68,29 @@ public record DesiredRow(String rowName, String spec, Protocol protocol, Map<Str
         externalIds = Map.copyOf(externalIds);
         routers = Set.copyOf(routers);
         switches = Set.copyOf(switches);
+        healthChecks = Map.copyOf(healthChecks);
+        ipPortMappings = Map.copyOf(ipPortMappings);
+    }
+
+    /**
+     * Returns a copy with the health checks the topology resolved.
+     *
+     * @param checks VIP key to health check options
+     * @param mappings {@code ip_port_mappings}
+     * @return the new row
+     */
+    public DesiredRow withHealthChecks(Map<String, Map<String, String>> checks, Map<String, String> mappings) {
+        return new DesiredRow(rowName, spec, protocol, vips, options, selectionFields, externalIds, routers, switches, group,
+                checks, mappings);
+    }
+
+    /**
+     * The {@code external_ids} of this row's {@code Load_Balancer_Health_Check} rows: the ownership keys.
+     *
+     * @return owner and spec keys
+     */
+    public Map<String, String> healthCheckIds() {
+        return Map.of(OWNER_KEY, externalIds.get(OWNER_KEY), SPEC_KEY, externalIds.get(SPEC_KEY));
     }
 
     /**
@@ -82,7 +115,7 @@ public record DesiredRow(String rowName, String spec, Protocol protocol, Map<Str
             ids.put(OWNER_KEY, owner);
             ids.put(SPEC_KEY, spec.name());
             rows.add(new DesiredRow(spec.name() + "-" + p.wireValue(), spec.name(), p, vips, options(spec.options()),
-                    spec.options().selectionFields(), ids, spec.routers(), spec.switches(), spec.group()));
+                    spec.options().selectionFields(), ids, spec.routers(), spec.switches(), spec.group(), Map.of(), Map.of()));
         }
         return rows;
     }

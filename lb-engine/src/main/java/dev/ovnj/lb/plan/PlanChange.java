@@ -117,7 +117,8 @@ public sealed interface PlanChange {
     }
 
     /**
-     * Create a load balancer group (engine groups are never deleted: other owners may share them).
+     * Create a load balancer group, marked as created by ovnj in {@code NB_Global external_ids:ovnj.group.<name>}
+     * (deleted by the engine once no load balancer uses it; groups created by others are never deleted).
      *
      * @param name the group's name
      */
@@ -169,6 +170,72 @@ public sealed interface PlanChange {
         @Override
         public String toString() {
             return "- delete " + rowName;
+        }
+    }
+
+    /**
+     * Add a health check to an existing owned row: insert the {@code Load_Balancer_Health_Check} and
+     * reference it from {@code health_check} in the same transaction (the table is not a root).
+     *
+     * @param uuid the load balancer
+     * @param rowName its name
+     * @param vip the checked VIP key
+     * @param options the health check's options
+     * @param externalIds the health check's ownership keys
+     */
+    record CreateHealthCheck(UUID uuid, String rowName, String vip, Map<String, String> options, Map<String, String> externalIds)
+            implements PlanChange {
+        @Override
+        public String subject() {
+            return rowName;
+        }
+
+        @Override
+        public String toString() {
+            return "+ " + rowName + " health check " + vip + " " + options;
+        }
+    }
+
+    /**
+     * Overwrite a health check's options and ownership keys.
+     *
+     * @param healthCheck the health check row
+     * @param rowName the load balancer's name
+     * @param vip the checked VIP key
+     * @param options the options
+     * @param externalIds the ownership keys
+     */
+    record UpdateHealthCheck(UUID healthCheck, String rowName, String vip, Map<String, String> options,
+                             Map<String, String> externalIds) implements PlanChange {
+        @Override
+        public String subject() {
+            return rowName;
+        }
+
+        @Override
+        public String toString() {
+            return "~ " + rowName + " health check " + vip + " " + options;
+        }
+    }
+
+    /**
+     * Drop a health check from an owned row's {@code health_check}; the server then deletes the
+     * unreferenced row.
+     *
+     * @param uuid the load balancer
+     * @param healthCheck the health check row
+     * @param rowName the load balancer's name
+     * @param vip the VIP it checked
+     */
+    record RemoveHealthCheck(UUID uuid, UUID healthCheck, String rowName, String vip) implements PlanChange {
+        @Override
+        public String subject() {
+            return rowName;
+        }
+
+        @Override
+        public String toString() {
+            return "- " + rowName + " health check " + vip;
         }
     }
 }

@@ -68,6 +68,7 @@ public final class PlanTransactions {
         private final Map<String, NamedUuid> created = new HashMap<>();
         private final Map<Ref, Set<Object>> attach = new LinkedHashMap<>();
         private final Map<Ref, Set<Object>> detach = new LinkedHashMap<>();
+        private int healthChecks;
 
         /** A reference column of one target row. */
         private record Ref(String table, UUID uuid, String column) {
@@ -86,17 +87,32 @@ public final class PlanTransactions {
         void add(PlanChange change) {
             if (change instanceof PlanChange.CreateGroup g) {
                 inserts.add(Operations.insert("Load_Balancer_Group").value("name", g.name()));
+                // Load_Balancer_Group has no external_ids: the mark that ovnj created it (and may
+                // delete it once unused) lives in NB_Global, one key per group.
+                if (schema.findTable("NB_Global").isPresent()) {
+                    writes.add(Operations.mutate("NB_Global").mutation(Mutation.insert("external_ids",
+                            Map.of(DesiredRow.GROUP_MARK_PREFIX + g.name(), "created"))));
+                }
             } else if (change instanceof PlanChange.CreateRow c) {
                 NamedUuid ref = new NamedUuid("lb" + created.size());
                 created.put(c.row().rowName(), ref);
                 DesiredRow d = c.row();
-                inserts.add(Operations.insert("Load_Balancer").uuidName(ref.name())
+                var insert = Operations.insert("Load_Balancer").uuidName(ref.name())
                         .value("name", d.rowName())
                         .value("vips", d.vips())
                         .value("protocol", Set.of(d.protocol().wireValue()))
                         .value("options", d.options())
                         .value("selection_fields", d.selectionFields())
-                        .value("external_ids", d.externalIds()));
+                        .value("external_ids", d.externalIds());
+                if (!d.healthChecks().isEmpty()) {
+                    Set<Object> checks = new LinkedHashSet<>();
+                    d.healthChecks().forEach((vip, options) -> checks.add(insertHealthCheck(vip, options, d.healthCheckIds())));
+                    insert = insert.value("health_check", checks);
+                }
+                if (!d.ipPortMappings().isEmpty()) {
+                    insert = insert.value("ip_port_mappings", d.ipPortMappings());
+                }
+                inserts.add(insert);
             } else if (change instanceof PlanChange.UpdateVips u) {
                 guard(u.uuid());
                 List<Mutation> m = new ArrayList<>();
@@ -121,9 +137,29 @@ public final class PlanTransactions {
                 refs(detach, d.target().table(), d.targetUuid(), "load_balancer").add(d.uuid());
             } else if (change instanceof PlanChange.AttachGroup g) {
                 refs(attach, g.target().table(), g.targetUuid(), "load_balancer_group").add(g.groupUuid());
+            } else if (change instanceof PlanChange.CreateHealthCheck h) {
+                guard(h.uuid());
+                NamedUuid ref = insertHealthCheck(h.vip(), h.options(), h.externalIds());
+                writes.add(Operations.mutate("Load_Balancer").where(byUuid(h.uuid()), owned)
+                        .mutation(Mutation.insert("health_check", Set.of(ref))));
+            } else if (change instanceof PlanChange.UpdateHealthCheck h) {
+                writes.add(Operations.update("Load_Balancer_Health_Check").where(byUuid(h.healthCheck()))
+                        .set("options", h.options()).set("external_ids", h.externalIds()));
+            } else if (change instanceof PlanChange.RemoveHealthCheck h) {
+                guard(h.uuid());
+                writes.add(Operations.mutate("Load_Balancer").where(byUuid(h.uuid()), owned)
+                        .mutation(Mutation.delete("health_check", Set.of(h.healthCheck()))));
             } else if (change instanceof PlanChange.DeleteRow d) {
                 deletes.add(Operations.delete("Load_Balancer").where(byUuid(d.uuid()), owned));
             }
+        }
+
+        /** Inserts a health check row under a fresh uuid-name; the caller references it in the same transaction. */
+        private NamedUuid insertHealthCheck(String vip, Map<String, String> options, Map<String, String> ids) {
+            NamedUuid ref = new NamedUuid("hc" + healthChecks++);
+            inserts.add(Operations.insert("Load_Balancer_Health_Check").uuidName(ref.name())
+                    .value("vip", vip).value("options", options).value("external_ids", ids));
+            return ref;
         }
 
         private static Set<Object> refs(Map<Ref, Set<Object>> map, String table, UUID uuid, String column) {

@@ -50,7 +50,10 @@ public final class Planner {
      * @return index specs
      */
     public static List<IndexSpec> indexes() {
-        return List.of(LB_BY_OWNER, LB_BY_SPEC, LB_BY_NAME, ROUTER_BY_NAME, SWITCH_BY_NAME, GROUP_BY_NAME, ROUTER_BY_LB, SWITCH_BY_LB, GROUP_BY_LB);
+        List<IndexSpec> out = new ArrayList<>(List.of(LB_BY_OWNER, LB_BY_SPEC, LB_BY_NAME, ROUTER_BY_NAME, SWITCH_BY_NAME, GROUP_BY_NAME,
+                ROUTER_BY_LB, SWITCH_BY_LB, GROUP_BY_LB));
+        out.addAll(HealthChecks.indexes());
+        return out;
     }
 
     /**
@@ -99,6 +102,7 @@ public final class Planner {
     /** One planning pass; lives for the duration of a cache read. */
     private static final class Run {
         private final String owner;
+        private final RowCache cache;
         private final TableCache lbs;
         private final TableCache routers;
         private final TableCache switches;
@@ -113,6 +117,7 @@ public final class Planner {
 
         Run(String owner, RowCache cache) {
             this.owner = owner;
+            this.cache = cache;
             this.lbs = cache.table("Load_Balancer");
             this.routers = cache.table("Logical_Router");
             this.switches = cache.table("Logical_Switch");
@@ -149,7 +154,10 @@ public final class Planner {
                 }
                 int before = changes.size();
                 Set<UUID> uuids = new HashSet<>();
-                for (DesiredRow d : rows) {
+                for (DesiredRow plain : rows) {
+                    HealthChecks.Resolution hc = HealthChecks.resolve(spec, plain.protocol(), cache);
+                    hc.waiting().forEach(w -> pendingFor(spec, w));
+                    DesiredRow d = plain.withHealthChecks(hc.checks(), hc.mappings());
                     Row existing = owned.get(d.rowName());
                     reportForeignNamesakes(d);
                     if (existing == null) {
@@ -241,16 +249,58 @@ public final class Planner {
             if (!delete.isEmpty() || !insert.isEmpty()) {
                 changes.add(new PlanChange.UpdateVips(existing.uuid(), d.rowName(), delete, insert));
             }
-            if (!set.isEmpty()) {
-                changes.add(new PlanChange.SetColumns(existing.uuid(), d.rowName(), set));
+            int before = changes.size();
+            boolean checks = existing.table().findColumn("health_check").isPresent();
+            if (checks) {
+                if (!Objects.equals(existing.get("ip_port_mappings"), d.ipPortMappings())) {
+                    set.put("ip_port_mappings", d.ipPortMappings());
+                }
+                healthChecks(d, existing);
             }
-            if (!delete.isEmpty() || !insert.isEmpty() || !set.isEmpty()) {
+            if (!delete.isEmpty() || !insert.isEmpty() || !set.isEmpty() || changes.size() > before) {
                 Map<String, Object> guard = new LinkedHashMap<>();
                 for (String c : GUARDED) {
                     guard.put(c, existing.get(c));
                 }
+                if (checks) {
+                    guard.put("health_check", existing.get("health_check"));
+                    guard.put("ip_port_mappings", existing.get("ip_port_mappings"));
+                }
                 guards.put(existing.uuid(), guard);
             }
+            if (!set.isEmpty()) {
+                changes.add(new PlanChange.SetColumns(existing.uuid(), d.rowName(), set));
+            }
+        }
+
+        /** One health check row per checked VIP: create what is missing, fix what differs, drop the rest. */
+        private void healthChecks(DesiredRow d, Row existing) {
+            Optional<TableCache> table = cache.findTable("Load_Balancer_Health_Check");
+            Map<String, Row> have = new HashMap<>();
+            List<Row> extra = new ArrayList<>();
+            if (existing.get("health_check") instanceof Set<?> refs) {
+                for (Object ref : refs) {
+                    Row hc = table.flatMap(t -> t.get((UUID) ref)).orElse(null);
+                    if (hc == null) {
+                        continue;
+                    }
+                    String vip = hc.get("vip") instanceof String v ? v : "";
+                    if (!d.healthChecks().containsKey(vip) || have.putIfAbsent(vip, hc) != null) {
+                        extra.add(hc);
+                    }
+                }
+            }
+            Map<String, String> ids = d.healthCheckIds();
+            d.healthChecks().forEach((vip, options) -> {
+                Row hc = have.get(vip);
+                if (hc == null) {
+                    changes.add(new PlanChange.CreateHealthCheck(existing.uuid(), d.rowName(), vip, options, ids));
+                } else if (!Objects.equals(hc.get("options"), options) || !Objects.equals(hc.get("external_ids"), ids)) {
+                    changes.add(new PlanChange.UpdateHealthCheck(hc.uuid(), d.rowName(), vip, options, ids));
+                }
+            });
+            extra.forEach(hc -> changes.add(new PlanChange.RemoveHealthCheck(existing.uuid(), hc.uuid(), d.rowName(),
+                    hc.get("vip") instanceof String v ? v : "")));
         }
 
         private void attachments(LoadBalancerSpec spec, DesiredRow d, UUID lb) {

@@ -87,6 +87,35 @@ public record Endpoint(InetAddress address, int port) {
         return new Endpoint(literal(text, host), port);
     }
 
+    /**
+     * Parses a bare address: {@code 10.0.0.1}, {@code fd00::1} or {@code [fd00::1]}, never with a port.
+     *
+     * @param text the address
+     * @return the endpoint, without port
+     * @throws IllegalArgumentException saying what is wrong
+     */
+    public static Endpoint address(String text) {
+        if (text == null || text.isBlank()) {
+            throw new IllegalArgumentException("empty address");
+        }
+        String s = text.trim();
+        if (s.startsWith("[") && s.endsWith("]")) {
+            s = s.substring(1, s.length() - 1);
+        }
+        if (s.contains(":")) {
+            Endpoint e = new Endpoint(literal(text, s), 0);
+            if (!e.isIpv6()) {
+                throw new IllegalArgumentException("\"" + text + "\" is not an IPv6 address");
+            }
+            return e;
+        }
+        Endpoint e = parse(s);
+        if (e.hasPort()) {
+            throw new IllegalArgumentException("\"" + text + "\" must be an address without a port");
+        }
+        return e;
+    }
+
     private static InetAddress literal(String text, String host) {
         try {
             return IpAddresses.parse(host);

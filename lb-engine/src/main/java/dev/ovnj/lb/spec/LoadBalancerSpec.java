@@ -22,9 +22,12 @@ import java.util.Set;
  * @param group optional Load_Balancer_Group name to attach through
  * @param options load-balancer options
  * @param externalIds extra {@code external_ids} to write (the engine's own {@code ovnj.*} keys win)
+ * @param healthCheckSources switch name to the health-check source addresses on it (at most one
+ *     IPv4 and one IPv6), used for checked VIPs whose health check names no {@code sourceIp}
  */
 public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> routers, Set<String> switches,
-                               Optional<String> group, LbOptions options, Map<String, String> externalIds) {
+                               Optional<String> group, LbOptions options, Map<String, String> externalIds,
+                               Map<String, List<String>> healthCheckSources) {
 
     /**
      * Copies the collections.
@@ -36,6 +39,7 @@ public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> rout
      * @param routers Logical_Router names to attach to
      * @param switches Logical_Switch names to attach to
      * @param vips the VIPs
+     * @param healthCheckSources switch name to health-check source addresses
      */
     public LoadBalancerSpec {
         Objects.requireNonNull(name, "name");
@@ -45,6 +49,25 @@ public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> rout
         Objects.requireNonNull(group, "group");
         Objects.requireNonNull(options, "options");
         externalIds = Map.copyOf(externalIds);
+        Map<String, List<String>> sources = new java.util.LinkedHashMap<>();
+        healthCheckSources.forEach((k, v) -> sources.put(k, List.copyOf(v)));
+        healthCheckSources = java.util.Collections.unmodifiableMap(sources);
+    }
+
+    /**
+     * A spec without health-check sources.
+     *
+     * @param name the spec's name
+     * @param vips the VIPs
+     * @param routers Logical_Router names
+     * @param switches Logical_Switch names
+     * @param group optional Load_Balancer_Group name
+     * @param options load-balancer options
+     * @param externalIds extra external_ids
+     */
+    public LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> routers, Set<String> switches,
+                            Optional<String> group, LbOptions options, Map<String, String> externalIds) {
+        this(name, vips, routers, switches, group, options, externalIds, Map.of());
     }
 
     /**
@@ -77,6 +100,7 @@ public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> rout
         private String group;
         private LbOptions options = LbOptions.DEFAULTS;
         private Map<String, String> externalIds = Map.of();
+        private Map<String, List<String>> healthCheckSources = Map.of();
 
         private Builder(String name) {
             this.name = name;
@@ -171,12 +195,24 @@ public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> rout
         }
 
         /**
+         * Sets the health-check source addresses per switch.
+         *
+         * @param sources switch name to its source addresses (one IPv4, one IPv6 at most)
+         * @return this builder
+         */
+        public Builder healthCheckSources(Map<String, List<String>> sources) {
+            this.healthCheckSources = sources;
+            return this;
+        }
+
+        /**
          * Builds the spec (validation happens in the engine, which reports every problem at once).
          *
          * @return the spec
          */
         public LoadBalancerSpec build() {
-            return new LoadBalancerSpec(name, vips, routers, switches, Optional.ofNullable(group), options, externalIds);
+            return new LoadBalancerSpec(name, vips, routers, switches, Optional.ofNullable(group), options, externalIds,
+                    healthCheckSources);
         }
     }
 }

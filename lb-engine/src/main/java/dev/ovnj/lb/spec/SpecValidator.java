@@ -109,6 +109,8 @@ public final class SpecValidator {
                         "\"" + f + "\" is not one of eth_src, eth_dst, ip_src, ip_dst, tp_src, tp_dst"));
             }
         }
+        healthCheckSources(owner, spec, errors);
+        sharedBackends(owner, spec, errors);
         for (String k : spec.externalIds().keySet()) {
             if (k.startsWith("ovnj.")) {
                 errors.add(new SpecError(owner, name, "externalIds." + k, "keys starting with ovnj. are reserved for the engine"));
@@ -149,6 +151,135 @@ public final class SpecValidator {
                 errors.add(new SpecError(owner, name, bf, "\"" + v.backends().get(b) + "\" is listed twice"));
             }
         }
+        v.healthCheck().ifPresent(hc -> healthCheck(owner, name, field, v, vip, hc, errors));
+        java.util.Set<String> hosts = new java.util.HashSet<>();
+        for (String b : v.backends()) {
+            try {
+                hosts.add(Endpoint.parse(b).host());
+            } catch (IllegalArgumentException e) {
+                // Reported above.
+            }
+        }
+        v.backendPorts().forEach((ip, port) -> {
+            String pf = field + ".backendPorts." + ip;
+            String host;
+            try {
+                host = Endpoint.address(ip).host();
+            } catch (IllegalArgumentException e) {
+                errors.add(new SpecError(owner, name, pf, e.getMessage()));
+                return;
+            }
+            if (!hosts.contains(host)) {
+                errors.add(new SpecError(owner, name, pf, "\"" + ip + "\" is not the address of a backend of " + v.vip()));
+            }
+            if (port == null || port.isBlank()) {
+                errors.add(new SpecError(owner, name, pf, "the logical port name must not be empty"));
+            }
+        });
+    }
+
+    private static void healthCheck(String owner, String name, String field, VipSpec v, Endpoint vip, HealthCheck hc,
+                                    List<SpecError> errors) {
+        String f = field + ".healthCheck";
+        if (v.protocol() == Protocol.SCTP) {
+            errors.add(new SpecError(owner, name, f, "OVN does not health-check SCTP load balancers (ovn-northd ignores the"
+                    + " health check of an SCTP VIP); remove the health check or use TCP or UDP"));
+        }
+        positive(owner, name, f + ".interval", hc.interval(), errors);
+        positive(owner, name, f + ".timeout", hc.timeout(), errors);
+        positive(owner, name, f + ".successCount", hc.successCount(), errors);
+        positive(owner, name, f + ".failureCount", hc.failureCount(), errors);
+        hc.sourceIp().ifPresent(ip -> {
+            try {
+                Endpoint src = Endpoint.address(ip);
+                if (src.isIpv6() != vip.isIpv6()) {
+                    errors.add(new SpecError(owner, name, f + ".sourceIp", "\"" + ip + "\" is " + family(src) + " but the VIP "
+                            + v.vip() + " is " + family(vip)));
+                }
+            } catch (IllegalArgumentException e) {
+                errors.add(new SpecError(owner, name, f + ".sourceIp", e.getMessage()));
+            }
+        });
+    }
+
+    private static void positive(String owner, String name, String field, int value, List<SpecError> errors) {
+        if (value < 1 || value > 65535) {
+            errors.add(new SpecError(owner, name, field, value + " is out of range 1..65535"));
+        }
+    }
+
+    private static void healthCheckSources(String owner, LoadBalancerSpec spec, List<SpecError> errors) {
+        spec.healthCheckSources().forEach((sw, ips) -> {
+            String f = "healthCheckSources." + sw;
+            if (sw.isBlank()) {
+                errors.add(new SpecError(owner, spec.name(), "healthCheckSources", "switch name must not be empty"));
+            }
+            int v4 = 0;
+            int v6 = 0;
+            for (String ip : ips) {
+                try {
+                    Endpoint e = Endpoint.address(ip);
+                    v4 += e.isIpv4() ? 1 : 0;
+                    v6 += e.isIpv6() ? 1 : 0;
+                } catch (IllegalArgumentException ex) {
+                    errors.add(new SpecError(owner, spec.name(), f, ex.getMessage()));
+                }
+            }
+            if (v4 > 1 || v6 > 1) {
+                errors.add(new SpecError(owner, spec.name(), f, "give at most one IPv4 and one IPv6 source per switch"));
+            }
+        });
+    }
+
+    /**
+     * Two checked VIPs of one row (same protocol) that name different ports or sources for the same
+     * backend address: {@code ip_port_mappings} holds one entry per backend address per row.
+     */
+    private static void sharedBackends(String owner, LoadBalancerSpec spec, List<SpecError> errors) {
+        Map<String, String[]> seen = new HashMap<>();
+        for (int i = 0; i < spec.vips().size(); i++) {
+            VipSpec v = spec.vips().get(i);
+            if (v.healthCheck().isEmpty()) {
+                continue;
+            }
+            for (String b : v.backends()) {
+                String host;
+                try {
+                    host = Endpoint.parse(b).host();
+                } catch (IllegalArgumentException e) {
+                    continue;
+                }
+                String port = v.backendPorts().entrySet().stream().filter(e -> sameHost(e.getKey(), host))
+                        .map(Map.Entry::getValue).findFirst().orElse("");
+                String source = v.healthCheck().get().sourceIp().map(SpecValidator::normalizedHost).orElse("");
+                String key = v.protocol() + " " + host;
+                String[] mine = {port, source, v.vip()};
+                String[] other = seen.putIfAbsent(key, mine);
+                if (other != null && (!other[0].equals(port) || !other[1].equals(source))) {
+                    errors.add(new SpecError(owner, spec.name(), "vips[" + i + "].healthCheck",
+                            "backend " + host + " is checked by " + other[2] + " and " + v.vip() + " with different "
+                                    + (!other[0].equals(port) ? "logical ports (" + show(other[0]) + ", " + show(port) + ")"
+                                    : "source addresses (" + show(other[1]) + ", " + show(source) + ")")
+                                    + "; one load balancer row maps each backend address once (ip_port_mappings)"));
+                }
+            }
+        }
+    }
+
+    private static boolean sameHost(String ip, String host) {
+        return normalizedHost(ip).equals(host);
+    }
+
+    private static String normalizedHost(String ip) {
+        try {
+            return Endpoint.address(ip).host();
+        } catch (IllegalArgumentException e) {
+            return ip;
+        }
+    }
+
+    private static String show(String s) {
+        return s.isEmpty() ? "not given" : s;
     }
 
     private static String family(Endpoint e) {

@@ -73,4 +73,27 @@ class SpecValidatorTest {
         assertThat(Protocol.parse("UDP")).isEqualTo(Protocol.UDP);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Protocol.parse("http")).hasMessage("protocol \"http\" is not one of tcp, udp, sctp");
     }
+
+    @Test
+    void healthCheckProblemsNameTheirField() {
+        HealthCheck hc = HealthCheck.DEFAULTS;
+        assertThat(errors(base().vip(VipSpec.of(Protocol.SCTP, "10.0.0.1:80", List.of("10.0.0.2:80")).withHealthCheck(hc)).build()))
+                .singleElement().asString().startsWith("vips[0].healthCheck: OVN does not health-check SCTP");
+        assertThat(errors(base().vip(VipSpec.tcp("10.0.0.1:80", "10.0.0.2:80").withHealthCheck(hc.withSourceIp("fd00::1"))).build()))
+                .containsExactly("vips[0].healthCheck.sourceIp: \"fd00::1\" is IPv6 but the VIP 10.0.0.1:80 is IPv4");
+        assertThat(errors(base().vip(VipSpec.tcp("10.0.0.1:80", "10.0.0.2:80").withHealthCheck(hc.withInterval(0))).build()))
+                .containsExactly("vips[0].healthCheck.interval: 0 is out of range 1..65535");
+        assertThat(errors(base().vip(VipSpec.tcp("10.0.0.1:80", "10.0.0.2:80").withBackendPort("10.0.0.9", "p9")).build()))
+                .containsExactly("vips[0].backendPorts.10.0.0.9: \"10.0.0.9\" is not the address of a backend of 10.0.0.1:80");
+        assertThat(errors(base().tcp("10.0.0.1:80", "10.0.0.2:80")
+                .healthCheckSources(Map.of("ls", List.of("10.0.0.250", "10.0.0.251"))).build()))
+                .containsExactly("healthCheckSources.ls: give at most one IPv4 and one IPv6 source per switch");
+        assertThat(errors(base()
+                .vip(VipSpec.tcp("10.0.0.1:80", "10.0.0.2:80").withHealthCheck(hc).withBackendPort("10.0.0.2", "a"))
+                .vip(VipSpec.tcp("10.0.0.1:81", "10.0.0.2:81").withHealthCheck(hc).withBackendPort("10.0.0.2", "b")).build()))
+                .singleElement().asString().startsWith("vips[1].healthCheck: backend 10.0.0.2 is checked by 10.0.0.1:80 and 10.0.0.1:81"
+                        + " with different logical ports (a, b)");
+        assertThat(errors(base().vip(VipSpec.tcp("[fd00::1]:80", "[fd00::2]:80").withHealthCheck(hc.withSourceIp("fd00::fe"))
+                .withBackendPort("fd00::2", "web")).healthCheckSources(Map.of("ls", List.of("10.0.0.250", "fd00::fe"))).build())).isEmpty();
+    }
 }

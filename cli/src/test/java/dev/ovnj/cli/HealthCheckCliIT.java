@@ -1,0 +1,116 @@
+package dev.ovnj.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ovnj.testkit.Await;
+import dev.ovnj.testkit.Nbctl;
+import dev.ovnj.testkit.OvnCentral;
+import dev.ovnj.testkit.Sbctl;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Health checks through the packaged {@code ovnj}: a desired-state file with {@code healthCheck},
+ * {@code healthCheckSources} and an explicit backend {@code port} is reconciled against NB and SB
+ * ovsdb-servers with ovn-northd; {@code ovnj status --sb} prints each backend's health as OVN's
+ * service monitor has it; a backend without a port makes a one-shot reconcile exit 1 naming it.
+ */
+class HealthCheckCliIT {
+    static final String STATE = """
+            owner: kube
+            healthCheckSources:
+              ls-int: [10.0.0.254]
+            loadBalancers:
+              - name: web
+                routers: [lr0]
+                switches: [ls-int]
+                vips:
+                  - vip: 172.16.0.100:80
+                    backends:
+                      - 10.0.0.2:80
+                      - address: 10.0.0.3:80
+                        port: web2
+                    healthCheck: {interval: 5, timeout: 10, successCount: 2, failureCount: 2}
+            """;
+
+    @TempDir
+    Path dir;
+
+    private OvnCentral ovn;
+    private Nbctl nbctl;
+    private Sbctl sbctl;
+
+    @BeforeEach
+    void start() {
+        ovn = OvnCentral.start();
+        nbctl = ovn.nbctl();
+        sbctl = ovn.sbctl();
+        nbctl.run("lr-add", "lr0", "--", "lrp-add", "lr0", "lrp-int", "00:00:00:00:01:02", "10.0.0.1/24",
+                "--", "lrp-add", "lr0", "lrp-ext", "00:00:00:00:01:01", "172.16.0.1/24");
+        nbctl.run("ls-add", "ls-int",
+                "--", "lsp-add", "ls-int", "int-lr0", "--", "lsp-set-type", "int-lr0", "router",
+                "--", "lsp-set-addresses", "int-lr0", "router", "--", "lsp-set-options", "int-lr0", "router-port=lrp-int",
+                "--", "lsp-add", "ls-int", "web1", "--", "lsp-set-addresses", "web1", "00:00:00:00:02:01 10.0.0.2",
+                "--", "lsp-add", "ls-int", "web2", "--", "lsp-set-addresses", "web2", "00:00:00:00:02:02 10.0.0.3");
+        sbctl.run("chassis-add", "hv1", "geneve", "127.0.0.1");
+        ovn.sync();
+        sbctl.run("lsp-bind", "web1", "hv1", "--", "lsp-bind", "web2", "hv1");
+    }
+
+    @AfterEach
+    void stop() {
+        ovn.close();
+    }
+
+    @Test
+    void reconcileThenStatusShowsWhatTheServiceMonitorSays() throws Exception {
+        Path file = dir.resolve("state.yaml");
+        Files.writeString(file, STATE);
+        OvnjProcess.Result r = OvnjProcess.run("reconcile", "--db", ovn.northbound().remote(), "--file", file.toString());
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(nbctl.run("--bare", "--columns=ip_port_mappings", "list", "load_balancer").trim())
+                .isEqualTo("10.0.0.2=web1:10.0.0.254 10.0.0.3=web2:10.0.0.254");
+        assertThat(nbctl.run("--bare", "--columns=options", "list", "load_balancer_health_check").trim())
+                .isEqualTo("failure_count=2 interval=5 success_count=2 timeout=10");
+        ovn.sync();
+        for (String p : new String[] {"web1", "web2"}) {
+            sbctl.run("set", "port_binding", sbctl.run("--bare", "--columns=_uuid", "find", "port_binding", "logical_port=" + p).trim(), "up=true");
+        }
+        sbctl.run("set", "service_monitor", sbctl.run("--bare", "--columns=_uuid", "find", "service_monitor", "logical_port=web1").trim(),
+                "status=offline");
+        sbctl.run("set", "service_monitor", sbctl.run("--bare", "--columns=_uuid", "find", "service_monitor", "logical_port=web2").trim(),
+                "status=online");
+        OvnjProcess.Result s = OvnjProcess.run("status", "--db", ovn.northbound().remote(), "--sb", ovn.southbound().remote());
+        assertThat(s.exit()).as(s.toString()).isZero();
+        assertThat(s.toString()).contains("172.16.0.100:80 -> 10.0.0.2:80,10.0.0.3:80")
+                .contains("health: 10.0.0.2:80 offline, 10.0.0.3:80 online");
+
+        // reconcile --watch --sb prints a line when the monitor changes its verdict.
+        try (OvnjProcess p = OvnjProcess.start("reconcile", "--watch", "--db", ovn.northbound().remote(), "--sb", ovn.southbound().remote(),
+                "--file", file.toString())) {
+            Await.until(Duration.ofSeconds(20), "watching", () -> p.stdout().stream().anyMatch(l -> l.startsWith("watching ")));
+            sbctl.run("set", "service_monitor", sbctl.run("--bare", "--columns=_uuid", "find", "service_monitor", "logical_port=web1").trim(),
+                    "status=online");
+            try {
+                Await.until(Duration.ofSeconds(20), "health line", () -> p.stdout().contains("health: spec web backend 10.0.0.2:80 online (was offline)"));
+            } catch (RuntimeException e) {
+                throw new AssertionError("watch stdout: " + p.stdout() + " stderr: " + p.stderr() + " sb: "
+                        + sbctl.run("--columns=logical_port,status", "list", "service_monitor"), e);
+            }
+            p.terminate();
+        }
+
+        // A backend whose address no port has: the one-shot reconcile exits 1 and names it.
+        Files.writeString(file, STATE.replace("- 10.0.0.2:80", "- 10.0.0.9:80"));
+        OvnjProcess.Result w = OvnjProcess.run("reconcile", "--db", ovn.northbound().remote(), "--file", file.toString());
+        assertThat(w.exit()).as(w.toString()).isEqualTo(1);
+        assertThat(w.toString()).contains("backend 10.0.0.9").contains("no logical switch port has address 10.0.0.9");
+        assertThat(nbctl.run("--bare", "--columns=ip_port_mappings", "list", "load_balancer").trim())
+                .isEqualTo("10.0.0.3=web2:10.0.0.254");
+    }
+}

@@ -1,0 +1,153 @@
+package dev.ovnj.lb;
+
+import dev.ovnj.lb.spec.Endpoint;
+import dev.ovnj.lb.spec.LbOptions;
+import dev.ovnj.lb.spec.LoadBalancerSpec;
+import dev.ovnj.lb.spec.VipSpec;
+import dev.ovnj.ovsdb.cache.RowCache;
+import dev.ovnj.ovsdb.cache.TableCache;
+import dev.ovnj.ovsdb.data.Row;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Which OVN release a spec's features need, and which release the engine is talking to. The NB
+ * schema version does not tell releases apart well (22.09, 22.12 and 23.03 all have 7.0.0), so the
+ * release is read from {@code NB_Global options:northd_internal_version}, which ovn-northd writes
+ * ({@code <release>-<SB schema>-<internal>}, e.g. {@code 23.03.1-20.27.0-70.6}). Without it (no
+ * ovn-northd has run yet) the NB schema version gives the newest release known to have that schema
+ * (a server with that schema may be that new, so only what no such release has is refused). When
+ * neither is known, nothing is refused.
+ */
+public final class OvnFeatures {
+
+    /**
+     * A feature and the first OVN release that has it.
+     *
+     * @param what the feature in words, as shown in errors
+     * @param release the first release with it, {@code major.minor}
+     * @param source where that fact comes from
+     */
+    public record Feature(String what, String release, String source) {
+    }
+
+    /** {@code Load_Balancer.selection_fields}. */
+    public static final Feature SELECTION_FIELDS = new Feature("options.selectionFields (selection_fields)", "20.06",
+            "OVN NEWS, v20.06.0: 'Added support to choose selection methods - dp_hash or hash (with specified hash fields)'");
+    /** {@code options:hairpin_snat_ip}. */
+    public static final Feature HAIRPIN_SNAT_IP = new Feature("options.hairpinSnatIp (options:hairpin_snat_ip)", "21.03",
+            "OVN NEWS, v21.03.0: 'Add a new option to Load_Balancer.options, \"hairpin_snat_ip\"'");
+    /** {@code Load_Balancer_Group}. */
+    public static final Feature GROUPS = new Feature("group (Load_Balancer_Group)", "21.12",
+            "OVN NEWS, v21.12.0: 'Added Load_Balancer_Group support'");
+    /** {@code options:neighbor_responder}. */
+    public static final Feature NEIGHBOR_RESPONDER = new Feature("options.neighborResponder (options:neighbor_responder)", "22.06",
+            "OVN NEWS, v22.06.0: 'Add NB.Load_Balancer.options:neighbor_responder'");
+    /** {@code options:affinity_timeout}. */
+    public static final Feature AFFINITY_TIMEOUT = new Feature("options.affinityTimeout (options:affinity_timeout)", "22.12",
+            "OVN NEWS, v22.12.0: load balancer session affinity, Load_Balancer options:affinity_timeout");
+    /** IPv4 health checks: {@code Load_Balancer_Health_Check}, {@code ip_port_mappings}, SB {@code Service_Monitor}. */
+    public static final Feature HEALTH_CHECK = new Feature("healthCheck (Load_Balancer_Health_Check)", "20.03",
+            "ovn-nb(5) Load_Balancer_Health_Check, present since OVN split from OVS 2.12 (v20.03.0)");
+    /** IPv6 health checks: bracketed {@code ip_port_mappings}. */
+    public static final Feature IPV6_HEALTH_CHECK = new Feature("healthCheck on an IPv6 VIP", "23.03",
+            "ovn-nb(5) of OVN 23.03 documents IPv6 ip_port_mappings ([backend]=port:[source]); verified by"
+                    + " HealthCheckIT against ovn-northd 23.03; older releases are not verified and treated as lacking it");
+
+    /** Every feature, oldest first. */
+    public static final List<Feature> TABLE = List.of(HEALTH_CHECK, SELECTION_FIELDS, HAIRPIN_SNAT_IP, GROUPS, NEIGHBOR_RESPONDER,
+            AFFINITY_TIMEOUT, IPV6_HEALTH_CHECK);
+
+    /**
+     * NB schema version to the newest OVN release known to ship it, used only when no ovn-northd has
+     * written its version yet. Source: /usr/share/ovn/ovn-nb.ovsschema of OVN 23.03.1 (Debian
+     * ovn-common) has "version": "7.0.0". Schema versions not listed refuse nothing.
+     */
+    static final Map<String, String> SCHEMA_RELEASES = Map.of("7.0.0", "23.03");
+
+    private OvnFeatures() {
+    }
+
+    /**
+     * The release the connected OVN runs, as {@code major.minor}, with where it was read.
+     *
+     * @param cache the NB cache (NB_Global monitored)
+     * @return e.g. {@code 23.03 (NB_Global options:northd_internal_version 23.03.1-20.27.0-70.6)}, or empty
+     */
+    public static Optional<String[]> release(RowCache cache) {
+        Optional<TableCache> global = cache.findTable("NB_Global");
+        if (global.isPresent()) {
+            for (Row r : global.get().rows()) {
+                if (r.get("options") instanceof Map<?, ?> o && o.get("northd_internal_version") instanceof String v && !v.isBlank()) {
+                    String rel = majorMinor(v.split("-", 2)[0]);
+                    if (rel != null) {
+                        return Optional.of(new String[] {rel, "NB_Global options:northd_internal_version " + v});
+                    }
+                }
+            }
+        }
+        Optional<String> schema = cache.schema() == null ? Optional.empty() : cache.schema().version();
+        return schema.map(SCHEMA_RELEASES::get).map(rel -> new String[] {rel, "NB schema " + schema.get()
+                + " (no ovn-northd version in NB_Global yet; newest release known with that schema)"});
+    }
+
+    /**
+     * What a spec needs that the connected OVN lacks, one message each.
+     *
+     * @param spec the spec
+     * @param cache the NB cache
+     * @return messages naming the field, the feature, the release it needs and the one connected
+     */
+    public static List<String> missing(LoadBalancerSpec spec, RowCache cache) {
+        Optional<String[]> rel = cache.read(() -> release(cache));
+        if (rel.isEmpty()) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        LbOptions o = spec.options();
+        need(out, rel.get(), o.affinityTimeout().isPresent(), AFFINITY_TIMEOUT);
+        need(out, rel.get(), o.hairpinSnatIp().isPresent(), HAIRPIN_SNAT_IP);
+        need(out, rel.get(), o.neighborResponder().isPresent(), NEIGHBOR_RESPONDER);
+        need(out, rel.get(), !o.selectionFields().isEmpty(), SELECTION_FIELDS);
+        need(out, rel.get(), spec.group().isPresent(), GROUPS);
+        boolean checked = false;
+        boolean checked6 = false;
+        for (VipSpec v : spec.vips()) {
+            if (v.healthCheck().isPresent()) {
+                checked = true;
+                try {
+                    checked6 |= Endpoint.parse(v.vip()).isIpv6();
+                } catch (IllegalArgumentException e) {
+                    // Reported by validation.
+                }
+            }
+        }
+        need(out, rel.get(), checked, HEALTH_CHECK);
+        need(out, rel.get(), checked6, IPV6_HEALTH_CHECK);
+        return out;
+    }
+
+    private static void need(List<String> out, String[] rel, boolean used, Feature f) {
+        if (used && compare(rel[0], f.release()) < 0) {
+            out.add(f.what() + " needs OVN " + f.release() + " or later; the connected OVN is " + rel[0] + " (" + rel[1]
+                    + "); nothing is written for this spec");
+        }
+    }
+
+    static int compare(String a, String b) {
+        String[] x = a.split("\\.");
+        String[] y = b.split("\\.");
+        int c = Integer.compare(Integer.parseInt(x[0]), Integer.parseInt(y[0]));
+        return c != 0 ? c : Integer.compare(Integer.parseInt(x[1]), Integer.parseInt(y[1]));
+    }
+
+    private static String majorMinor(String version) {
+        String[] p = version.split("\\.");
+        if (p.length < 2 || !p[0].matches("\\d+") || !p[1].matches("\\d+")) {
+            return null;
+        }
+        return p[0] + "." + p[1];
+    }
+}
