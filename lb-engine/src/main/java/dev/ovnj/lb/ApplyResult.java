@@ -12,13 +12,14 @@ import java.util.Map;
 public record ApplyResult(String owner, Map<String, SpecStatus> statuses) {
 
     /**
-     * Copies the map.
+     * Copies the map, unless it is the engine's own immutable status snapshot, which is kept as it
+     * is (an answer to one upsert must not cost a copy of every status of a large owner).
      *
      * @param owner the owner
      * @param statuses spec name to status
      */
     public ApplyResult {
-        statuses = Map.copyOf(statuses);
+        statuses = statuses instanceof StatusSnapshot ? statuses : Map.copyOf(statuses);
     }
 
     /**

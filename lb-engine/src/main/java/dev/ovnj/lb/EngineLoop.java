@@ -80,6 +80,8 @@ final class EngineLoop {
     private final Map<SpecKey, List<Request>> waiters = new HashMap<>();
     private final Map<SpecKey, Integer> unconverged = new HashMap<>();
     private final List<Runnable> afterPublish = new ArrayList<>();
+    /** Repairs of the round in flight, reported when its last transaction is answered. */
+    private final List<RepairEvent> unreported = new ArrayList<>();
     private boolean passScheduled;
     private boolean southboundLive;
     private int inFlight;
@@ -783,6 +785,7 @@ final class EngineLoop {
             }
         } finally {
             if (inFlight == 0) {
+                reportRepairs();
                 schedulePass();
             }
         }
@@ -821,16 +824,29 @@ final class EngineLoop {
         }
         if (!repaired.isEmpty()) {
             counters.repairs.addAndGet(repaired.size());
-            if (repaired.size() > MASS_REPAIR_ROWS) {
-                LOG.info("repaired {} rows in {} ms", repaired.size(), String.format(Locale.ROOT, "%.1f",
-                        repaired.get(repaired.size() - 1).latency().toNanos() / 1e6));
-                repaired.forEach(e -> LOG.debug("repaired {} ({})", e.row(), e.what()));
-            } else {
-                repaired.forEach(e -> LOG.info("repaired {} ({}) in {} ms", e.row(), e.what(),
-                        String.format(Locale.ROOT, "%.1f", e.latency().toNanos() / 1e6)));
-            }
-            List<RepairEvent> events = List.copyOf(repaired);
-            bus.publish(l -> l.onRepairs(events));
+            unreported.addAll(repaired);
+        }
+    }
+
+    /**
+     * Reports a round's repairs once all of its transactions are answered: a mass repair (a garbage
+     * collection deleting every row, say) is one log line and one listener event, not one per
+     * transaction or per row.
+     */
+    private void reportRepairs() {
+        if (unreported.isEmpty()) {
+            return;
+        }
+        List<RepairEvent> events = List.copyOf(unreported);
+        unreported.clear();
+        bus.publish(l -> l.onRepairs(events));
+        if (events.size() > MASS_REPAIR_ROWS) {
+            long slowest = events.stream().mapToLong(e -> e.latency().toNanos()).max().orElse(0);
+            LOG.info("repaired {} rows in {} ms", events.size(), String.format(Locale.ROOT, "%.1f", slowest / 1e6));
+            events.forEach(e -> LOG.debug("repaired {} ({})", e.row(), e.what()));
+        } else {
+            events.forEach(e -> LOG.info("repaired {} ({}) in {} ms", e.row(), e.what(),
+                    String.format(Locale.ROOT, "%.1f", e.latency().toNanos() / 1e6)));
         }
     }
 

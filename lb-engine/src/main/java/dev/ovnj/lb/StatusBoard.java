@@ -20,7 +20,8 @@ import java.util.UUID;
  */
 final class StatusBoard {
     private final Map<String, LinkedHashMap<String, SpecStatus>> working = new LinkedHashMap<>();
-    private final Set<String> changedOwners = new HashSet<>();
+    /** Per owner, the names whose status changed since the last publication. */
+    private final Map<String, Set<String>> changed = new HashMap<>();
     private final Map<SpecKey, long[]> repairs = new HashMap<>();
     private final Map<SpecKey, Duration> lastRepair = new HashMap<>();
     private final Map<SpecKey, Map<String, BackendHealth>> health = new HashMap<>();
@@ -45,7 +46,7 @@ final class StatusBoard {
         SpecStatus next = new SpecStatus(key.owner(), key.spec(), state, reasons, warnings, rows, r[0],
                 Optional.ofNullable(lastRepair.get(key)), conflicts, error, generation, observed, health.getOrDefault(key, Map.of()));
         SpecStatus old = working.computeIfAbsent(key.owner(), o -> new LinkedHashMap<>()).put(key.spec(), next);
-        changedOwners.add(key.owner());
+        changed(key);
         count(old, -1);
         count(next, 1);
         if (old == null || old.state() != next.state() || !old.reasons().equals(next.reasons())
@@ -65,7 +66,7 @@ final class StatusBoard {
                     repairs.get(key)[0], Optional.of(latency), s.conflicts(), s.serverError(), s.generation(), s.observedGeneration(),
                     s.backendHealth());
             working.get(key.owner()).put(key.spec(), next);
-            changedOwners.add(key.owner());
+            changed(key);
         }
     }
 
@@ -101,24 +102,32 @@ final class StatusBoard {
         Map<String, SpecStatus> m = working.get(key.owner());
         if (m != null) {
             count(m.remove(key.spec()), -1);
-            changedOwners.add(key.owner());
+            changed(key);
         }
         repairs.remove(key);
         lastRepair.remove(key);
         health.remove(key);
     }
 
-    /** Publishes the working copy of the owners that changed since the last call. */
+    private void changed(SpecKey key) {
+        changed.computeIfAbsent(key.owner(), o -> new HashSet<>()).add(key.spec());
+    }
+
+    /**
+     * Publishes what changed since the last call; the cost follows the number of changed statuses,
+     * not the owner's size (each owner's snapshot shares its unchanged part with the previous one).
+     */
     void publish() {
-        if (changedOwners.isEmpty()) {
+        if (changed.isEmpty()) {
             return;
         }
         Map<String, Map<String, SpecStatus>> next = new HashMap<>(published);
-        for (String owner : changedOwners) {
-            Map<String, SpecStatus> m = working.get(owner);
-            next.put(owner, m == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(m)));
+        for (Map.Entry<String, Set<String>> e : changed.entrySet()) {
+            Map<String, SpecStatus> m = working.getOrDefault(e.getKey(), new LinkedHashMap<>());
+            Map<String, SpecStatus> before = published.get(e.getKey());
+            next.put(e.getKey(), before instanceof StatusSnapshot s ? s.with(e.getValue(), m) : StatusSnapshot.of(m));
         }
-        changedOwners.clear();
+        changed.clear();
         published = Collections.unmodifiableMap(next);
         Map<SpecStatus.State, Integer> c = new EnumMap<>(SpecStatus.State.class);
         for (SpecStatus.State s : SpecStatus.State.values()) {

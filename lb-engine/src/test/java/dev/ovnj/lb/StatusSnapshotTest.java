@@ -1,0 +1,48 @@
+package dev.ovnj.lb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class StatusSnapshotTest {
+    private static SpecStatus status(String spec, SpecStatus.State state, long generation) {
+        return new SpecStatus("o", spec, state, List.of(), List.of(), Set.of(), 0, Optional.empty(), List.of(), Optional.empty(),
+                generation, generation);
+    }
+
+    @Test
+    void aPublicationSharesTheUnchangedPartAndLeavesTheEarlierSnapshotAsItWas() {
+        Map<String, SpecStatus> working = new HashMap<>();
+        for (int i = 0; i < 5_000; i++) {
+            working.put("s" + i, status("s" + i, SpecStatus.State.APPLIED, 1));
+        }
+        StatusSnapshot first = StatusSnapshot.of(working);
+        working.put("s7", status("s7", SpecStatus.State.PENDING, 2));
+        working.remove("s8");
+        working.put("new", status("new", SpecStatus.State.PENDING, 1));
+        StatusSnapshot second = first.with(List.of("s7", "s8", "new", "absent"), working);
+
+        assertThat(first).hasSize(5_000).containsKey("s8").doesNotContainKey("new");
+        assertThat(first.get("s7").state()).isEqualTo(SpecStatus.State.APPLIED);
+        assertThat(second).hasSize(5_000).doesNotContainKey("s8").doesNotContainKey("absent").isEqualTo(working);
+        assertThat(second.get("s7").state()).isEqualTo(SpecStatus.State.PENDING);
+        assertThat(second.entrySet()).hasSize(5_000);
+        assertThat(second.get(null)).isNull();
+    }
+
+    @Test
+    void aSnapshotIsReadOnlyAndAnApplyResultKeepsItWithoutCopying() {
+        StatusSnapshot s = StatusSnapshot.of(Map.of("a", status("a", SpecStatus.State.APPLIED, 1)));
+        assertThatThrownBy(() -> s.put("b", status("b", SpecStatus.State.APPLIED, 1))).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> s.entrySet().iterator().next().setValue(null)).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> s.remove("a")).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(new ApplyResult("o", s).statuses()).isSameAs(s);
+        assertThat(StatusSnapshot.EMPTY.with(List.of(), Map.of())).isEmpty();
+    }
+}
