@@ -88,7 +88,7 @@ final class StatusBoard {
         SpecStatus next = new SpecStatus(s.owner(), s.spec(), s.state(), s.reasons(), s.warnings(), s.rows(), s.repairs(),
                 s.lastRepair(), s.conflicts(), s.serverError(), s.generation(), s.observedGeneration(), now);
         working.get(key.owner()).put(key.spec(), next);
-        changedOwners.add(key.owner());
+        changed(key);
         for (Map.Entry<String, BackendHealth> e : now.entrySet()) {
             BackendHealth before = old.getOrDefault(e.getKey(), BackendHealth.UNKNOWN);
             if (before != e.getValue()) {
