@@ -1,14 +1,10 @@
 package dev.ovnj.testkit;
 
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,14 +26,11 @@ public final class Northd implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
 
     private final Path dir;
-    private final Process process;
-    private final Thread shutdownHook;
+    private final DaemonProcess daemon;
 
-    private Northd(Path dir, Process process) {
+    private Northd(Path dir) {
         this.dir = dir;
-        this.process = process;
-        this.shutdownHook = new Thread(process::destroyForcibly, "ovnj-northd-reaper");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        this.daemon = new DaemonProcess("ovn-northd", dir, "northd.log", "ovnj-northd-reaper");
     }
 
     /**
@@ -60,47 +53,37 @@ public final class Northd implements AutoCloseable {
      */
     public static Northd start(String northboundRemote, String southboundRemote) {
         Path dir;
-        Process p;
         try {
             dir = Files.createTempDirectory("ovnj-northd-");
-            p = new ProcessBuilder(List.of("ovn-northd", "--ovnnb-db=" + northboundRemote, "--ovnsb-db=" + southboundRemote,
-                    "--unixctl=" + dir.resolve("northd.ctl"), "--log-file=" + dir.resolve("northd.log"),
-                    "-vconsole:off", "-vfile:info", "--no-chdir"))
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stderr.log").toFile()))
-                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                    .start();
         } catch (IOException e) {
             throw new TestkitException("cannot start ovn-northd: " + e.getMessage()
                     + " (the ovn-central package installs it)", e);
         }
-        Northd northd = new Northd(dir, p);
+        Northd northd = new Northd(dir);
         try {
+            northd.daemon.launch(List.of("ovn-northd", "--ovnnb-db=" + northboundRemote, "--ovnsb-db=" + southboundRemote,
+                    "--unixctl=" + dir.resolve("northd.ctl"), "--log-file=" + dir.resolve("northd.log"),
+                    "-vconsole:off", "-vfile:info", "--no-chdir"), " (the ovn-central package installs it)");
             northd.awaitActive();
         } catch (RuntimeException e) {
             northd.close();
             throw e;
         }
-        LOG.info("ovn-northd started (pid {}) between {} and {}", p.pid(), northboundRemote, southboundRemote);
+        LOG.info("ovn-northd started (pid {}) between {} and {}", northd.daemon.pid(), northboundRemote, southboundRemote);
         return northd;
     }
 
     private void awaitActive() {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new TestkitException("ovn-northd exited with " + process.exitValue() + " while starting:\n" + log());
-            }
-            if (Files.exists(controlSocket())) {
-                Command.Result r = Command.of("ovn-appctl", "-t", controlSocket().toString(), "status")
-                        .timeout(Duration.ofSeconds(5)).run();
-                if (r.ok() && r.stdout().contains("active")) {
-                    return;
-                }
-            }
-            sleep(50);
+        boolean active = daemon.awaitReady(START_TIMEOUT, 50, () -> Files.exists(controlSocket())
+                && activeStatus(Command.of("ovn-appctl", "-t", controlSocket().toString(), "status")
+                        .timeout(Duration.ofSeconds(5)).run()));
+        if (!active) {
+            throw new TestkitException("ovn-northd did not become active within " + START_TIMEOUT + ":\n" + log());
         }
-        throw new TestkitException("ovn-northd did not become active within " + START_TIMEOUT + ":\n" + log());
+    }
+
+    private static boolean activeStatus(Command.Result r) {
+        return r.ok() && r.stdout().contains("active");
     }
 
     /**
@@ -119,9 +102,7 @@ public final class Northd implements AutoCloseable {
      * @return what it printed
      */
     public String appctl(String... args) {
-        List<String> argv = new ArrayList<>(List.of("ovn-appctl", "-t", controlSocket().toString()));
-        argv.addAll(List.of(args));
-        return Command.of(argv).timeout(Duration.ofSeconds(20)).check();
+        return DaemonProcess.appctl("ovn-appctl", controlSocket(), args);
     }
 
     /**
@@ -143,43 +124,13 @@ public final class Northd implements AutoCloseable {
      * @return the log text
      */
     public String log() {
-        StringBuilder sb = new StringBuilder();
-        for (String f : List.of("northd.log", "stderr.log")) {
-            Path p = dir.resolve(f);
-            if (Files.exists(p)) {
-                try {
-                    sb.append(Files.readString(p, StandardCharsets.UTF_8));
-                } catch (IOException e) {
-                    sb.append("(cannot read ").append(p).append(")\n");
-                }
-            }
-        }
-        return sb.toString();
+        return daemon.log();
     }
 
     /** Kills northd and removes its directory. */
     @Override
     public void close() {
-        process.destroyForcibly();
-        try {
-            process.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException shuttingDown) {
-            // The hook is running or about to; nothing left to unregister.
-        }
-        OvsdbServer.deleteTree(dir);
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TestkitException("interrupted", e);
-        }
+        daemon.kill();
+        daemon.close(true);
     }
 }

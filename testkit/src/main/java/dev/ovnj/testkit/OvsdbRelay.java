@@ -1,19 +1,12 @@
 package dev.ovnj.testkit;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,8 +27,7 @@ public final class OvsdbRelay implements AutoCloseable {
     private final String databaseName;
     private final int port;
     private final List<String> extraArgs;
-    private final Thread shutdownHook;
-    private volatile Process process;
+    private final DaemonProcess daemon;
 
     private OvsdbRelay(Builder b, Path dir) {
         this.dir = dir;
@@ -43,8 +35,7 @@ public final class OvsdbRelay implements AutoCloseable {
         this.databaseName = b.database;
         this.port = FreePorts.next();
         this.extraArgs = List.copyOf(b.extraArgs);
-        this.shutdownHook = new Thread(this::killQuietly, "ovnj-ovsdb-relay-reaper");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        this.daemon = new DaemonProcess("ovsdb relay", dir, "ovsdb-server.log", "ovnj-ovsdb-relay-reaper");
     }
 
     /**
@@ -137,18 +128,7 @@ public final class OvsdbRelay implements AutoCloseable {
      * @return its log file and anything it printed
      */
     public String log() {
-        StringBuilder sb = new StringBuilder();
-        for (String f : List.of("ovsdb-server.log", "stderr.log")) {
-            Path p = dir.resolve(f);
-            if (Files.exists(p)) {
-                try {
-                    sb.append(Files.readString(p, StandardCharsets.UTF_8));
-                } catch (IOException e) {
-                    sb.append("(cannot read ").append(p).append(")\n");
-                }
-            }
-        }
-        return sb.toString();
+        return daemon.log();
     }
 
     /**
@@ -158,9 +138,7 @@ public final class OvsdbRelay implements AutoCloseable {
      * @return what it printed
      */
     public String appctl(String... args) {
-        List<String> argv = new ArrayList<>(List.of("ovs-appctl", "-t", dir.resolve("ovsdb-server.ctl").toString()));
-        argv.addAll(List.of(args));
-        return Command.of(argv).timeout(Duration.ofSeconds(20)).check();
+        return DaemonProcess.appctl("ovs-appctl", dir.resolve("ovsdb-server.ctl"), args);
     }
 
     /**
@@ -169,43 +147,21 @@ public final class OvsdbRelay implements AutoCloseable {
      * @return true while it runs
      */
     public boolean isRunning() {
-        Process p = process;
-        return p != null && p.isAlive();
+        return daemon.isRunning();
     }
 
     /** Ends the relay gracefully (SIGTERM) and waits for it. */
     public synchronized void stop() {
-        Process p = process;
-        if (p == null) {
-            return;
+        if (daemon.stop()) {
+            LOG.info("ovsdb relay {} stopped", remote());
         }
-        p.destroy();
-        try {
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                p.waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        process = null;
-        LOG.info("ovsdb relay {} stopped", remote());
     }
 
     /** Kills the relay with SIGKILL. */
     public synchronized void kill() {
-        Process p = process;
-        if (p == null) {
-            return;
+        if (daemon.kill()) {
+            LOG.info("ovsdb relay {} killed", remote());
         }
-        p.destroyForcibly();
-        try {
-            p.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        process = null;
-        LOG.info("ovsdb relay {} killed", remote());
     }
 
     /** Starts the relay again on the same port (killing it first if it runs). */
@@ -218,12 +174,7 @@ public final class OvsdbRelay implements AutoCloseable {
     @Override
     public synchronized void close() {
         kill();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException shuttingDown) {
-            // The hook is running or about to.
-        }
-        OvsdbServer.deleteTree(dir);
+        daemon.close(true);
     }
 
     synchronized void launch() {
@@ -234,72 +185,25 @@ public final class OvsdbRelay implements AutoCloseable {
                 "-vconsole:off", "-vfile:info", "--no-chdir",
                 "--pidfile=" + dir.resolve("ovsdb-server.pid")));
         argv.addAll(extraArgs);
-        try {
-            process = new ProcessBuilder(argv)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stderr.log").toFile()))
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                    .start();
-        } catch (IOException e) {
-            throw new TestkitException("cannot start ovsdb-server: " + e.getMessage(), e);
-        }
+        daemon.launch(argv, "");
         awaitConnected();
-        LOG.info("ovsdb relay {} started (pid {}, {} from {})", remote(), process.pid(), databaseName, source);
+        LOG.info("ovsdb relay {} started (pid {}, {} from {})", remote(), daemon.pid(), databaseName, source);
     }
 
     /** Waits until the relay's own {@code _Server} row says it is connected to its source. */
     private void awaitConnected() {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new TestkitException("ovsdb relay exited with " + process.exitValue() + " while starting:\n" + log());
-            }
-            if (connectedToSource()) {
-                return;
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new TestkitException("interrupted", e);
-            }
+        if (!daemon.awaitReady(START_TIMEOUT, 50, this::connectedToSource)) {
+            daemon.killQuietly();
+            throw new TestkitException("ovsdb relay " + remote() + " did not connect to " + source + " within " + START_TIMEOUT + ":\n" + log());
         }
-        killQuietly();
-        throw new TestkitException("ovsdb relay " + remote() + " did not connect to " + source + " within " + START_TIMEOUT + ":\n" + log());
     }
 
     private boolean connectedToSource() {
         String request = "{\"id\":0,\"method\":\"transact\",\"params\":[\"_Server\",{\"op\":\"select\",\"table\":\"Database\","
                 + "\"where\":[[\"name\",\"==\",\"" + databaseName + "\"]],\"columns\":[\"connected\"]}]}";
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 500);
-            s.setSoTimeout(1000);
-            OutputStream out = s.getOutputStream();
-            out.write(request.getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            InputStream in = s.getInputStream();
-            byte[] buf = new byte[4096];
-            StringBuilder reply = new StringBuilder();
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                reply.append(new String(buf, 0, n, StandardCharsets.UTF_8));
-                if (reply.indexOf("\"result\"") >= 0 && reply.indexOf("}]") >= 0) {
-                    return reply.indexOf("\"connected\":true") >= 0;
-                }
-            }
-            return false;
-        } catch (SocketTimeoutException e) {
-            return false;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private void killQuietly() {
-        Process p = process;
-        if (p != null) {
-            p.destroyForcibly();
-        }
+        return DaemonProcess.jsonRpcReply(port, request, r -> r.indexOf("\"result\"") >= 0 && r.indexOf("}]") >= 0)
+                .map(r -> r.contains("\"connected\":true"))
+                .orElse(false);
     }
 
     /** Configures and starts an {@link OvsdbRelay}. */

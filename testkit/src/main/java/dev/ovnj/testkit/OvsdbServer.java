@@ -2,12 +2,7 @@ package dev.ovnj.testkit;
 
 import dev.ovnj.testkit.tls.TestCertificates;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,10 +44,8 @@ public final class OvsdbServer implements AutoCloseable {
     private final TestCertificates certificates;
     private final List<String> extraArgs;
     private final boolean ownsDirectory;
-    private final Thread shutdownHook;
+    private final DaemonProcess daemon;
     private final InMemoryBackend memory;
-    private volatile Process process;
-    private volatile boolean paused;
 
     private OvsdbServer(Builder b, Path dir, Path database, String databaseName) {
         this(b, dir, database, databaseName, null);
@@ -70,8 +62,7 @@ public final class OvsdbServer implements AutoCloseable {
         this.certificates = b.ssl ? TestCertificates.generate(dir.resolve("pki")) : null;
         this.extraArgs = List.copyOf(b.extraArgs);
         this.ownsDirectory = b.directory == null;
-        this.shutdownHook = new Thread(this::killQuietly, "ovnj-ovsdb-server-reaper");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
+        this.daemon = new DaemonProcess("ovsdb-server", dir, "ovsdb-server.log", "ovnj-ovsdb-server-reaper");
     }
 
     /**
@@ -186,11 +177,7 @@ public final class OvsdbServer implements AutoCloseable {
         if (memory != null) {
             throw new TestkitException("an in-memory server has no process");
         }
-        Process p = process;
-        if (p == null) {
-            throw new TestkitException("ovsdb-server is not running");
-        }
-        return p.pid();
+        return daemon.pid();
     }
 
     /**
@@ -202,8 +189,7 @@ public final class OvsdbServer implements AutoCloseable {
         if (memory != null) {
             return memory.isRunning();
         }
-        Process p = process;
-        return p != null && p.isAlive();
+        return daemon.isRunning();
     }
 
     /**
@@ -212,18 +198,7 @@ public final class OvsdbServer implements AutoCloseable {
      * @return the server's log so far (its log file and anything it printed)
      */
     public String log() {
-        StringBuilder sb = new StringBuilder();
-        for (String f : List.of("ovsdb-server.log", "stderr.log")) {
-            Path p = dir.resolve(f);
-            if (Files.exists(p)) {
-                try {
-                    sb.append(Files.readString(p, StandardCharsets.UTF_8));
-                } catch (IOException e) {
-                    sb.append("(cannot read ").append(p).append(")\n");
-                }
-            }
-        }
-        return sb.toString();
+        return daemon.log();
     }
 
     /**
@@ -236,9 +211,7 @@ public final class OvsdbServer implements AutoCloseable {
         if (memory != null) {
             throw new TestkitException("an in-memory server has no control socket for ovs-appctl");
         }
-        List<String> argv = new ArrayList<>(List.of("ovs-appctl", "-t", controlSocket().toString()));
-        argv.addAll(List.of(args));
-        return Command.of(argv).timeout(Duration.ofSeconds(20)).check();
+        return DaemonProcess.appctl("ovs-appctl", controlSocket(), args);
     }
 
     /** Ends the server gracefully (SIGTERM) and waits for it; the database file stays. */
@@ -247,17 +220,9 @@ public final class OvsdbServer implements AutoCloseable {
             memory.stop();
             return;
         }
-        Process p = process;
-        if (p == null) {
-            return;
+        if (daemon.stop()) {
+            LOG.info("ovsdb-server {} stopped", remote());
         }
-        if (paused) {
-            resume();
-        }
-        p.destroy();
-        awaitExit(p);
-        process = null;
-        LOG.info("ovsdb-server {} stopped", remote());
     }
 
     /** Kills the server with SIGKILL, as a crash would; the database file stays. */
@@ -266,15 +231,9 @@ public final class OvsdbServer implements AutoCloseable {
             memory.stop();
             return;
         }
-        Process p = process;
-        if (p == null) {
-            return;
+        if (daemon.kill()) {
+            LOG.info("ovsdb-server {} killed", remote());
         }
-        p.destroyForcibly();
-        awaitExit(p);
-        process = null;
-        paused = false;
-        LOG.info("ovsdb-server {} killed", remote());
     }
 
     /** Freezes the server with SIGSTOP: connections stay open but nothing is answered. */
@@ -283,8 +242,7 @@ public final class OvsdbServer implements AutoCloseable {
             memory.pause();
             return;
         }
-        signal("STOP");
-        paused = true;
+        daemon.pause();
     }
 
     /** Thaws a paused server with SIGCONT. */
@@ -293,8 +251,7 @@ public final class OvsdbServer implements AutoCloseable {
             memory.resume();
             return;
         }
-        signal("CONT");
-        paused = false;
+        daemon.resume();
     }
 
     /**
@@ -318,14 +275,7 @@ public final class OvsdbServer implements AutoCloseable {
         } else {
             kill();
         }
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException shuttingDown) {
-            // The hook is running or about to; nothing left to unregister.
-        }
-        if (ownsDirectory) {
-            deleteTree(dir);
-        }
+        daemon.close(ownsDirectory);
     }
 
     synchronized void launch() {
@@ -345,18 +295,9 @@ public final class OvsdbServer implements AutoCloseable {
             argv.add("--ca-cert=" + certificates.caCert());
         }
         argv.addAll(extraArgs);
-        try {
-            process = new ProcessBuilder(argv)
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stderr.log").toFile()))
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                    .start();
-        } catch (IOException e) {
-            throw new TestkitException("cannot start ovsdb-server: " + e.getMessage()
-                    + " (scripts/install-ovs.sh installs it)", e);
-        }
+        daemon.launch(argv, " (scripts/install-ovs.sh installs it)");
         awaitAnswering();
-        LOG.info("ovsdb-server {} started (pid {}, database {})", remote(), process.pid(), databaseName);
+        LOG.info("ovsdb-server {} started (pid {}, database {})", remote(), daemon.pid(), databaseName);
     }
 
     /**
@@ -364,72 +305,15 @@ public final class OvsdbServer implements AutoCloseable {
      * first fails with its log, so a bad schema or a taken port is reported, not waited out.
      */
     private void awaitAnswering() {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new TestkitException("ovsdb-server exited with " + process.exitValue() + " while starting:\n" + log());
-            }
-            if (answersListDbs()) {
-                return;
-            }
-            sleep(20);
+        if (!daemon.awaitReady(START_TIMEOUT, 20, this::answersListDbs)) {
+            daemon.killQuietly();
+            throw new TestkitException("ovsdb-server did not answer on " + remote() + " within " + START_TIMEOUT + ":\n" + log());
         }
-        killQuietly();
-        throw new TestkitException("ovsdb-server did not answer on " + remote() + " within " + START_TIMEOUT + ":\n" + log());
     }
 
     private boolean answersListDbs() {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 500);
-            s.setSoTimeout(1000);
-            OutputStream out = s.getOutputStream();
-            out.write("{\"id\":0,\"method\":\"list_dbs\",\"params\":[]}".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = s.getInputStream();
-            byte[] buf = new byte[4096];
-            StringBuilder reply = new StringBuilder();
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                reply.append(new String(buf, 0, n, StandardCharsets.UTF_8));
-                if (reply.indexOf("\"result\"") >= 0 && reply.indexOf(databaseName) >= 0) {
-                    return true;
-                }
-            }
-            return false;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private void signal(String sig) {
-        Command.of("kill", "-" + sig, Long.toString(pid())).check();
-    }
-
-    private void killQuietly() {
-        Process p = process;
-        if (p != null) {
-            p.destroyForcibly();
-        }
-    }
-
-    private static void awaitExit(Process p) {
-        try {
-            if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                p.waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new TestkitException("interrupted", e);
-        }
+        return DaemonProcess.jsonRpcReply(port, "{\"id\":0,\"method\":\"list_dbs\",\"params\":[]}",
+                r -> r.indexOf("\"result\"") >= 0 && r.indexOf(databaseName) >= 0).isPresent();
     }
 
     static void deleteTree(Path root) {
