@@ -244,6 +244,13 @@ public final class Row {
             // A difference may hold more elements than the column allows, e.g. old and new of an optional column.
             Object delta = decodeColumn(table, index, type.withBounds(0, ColumnType.UNLIMITED), field.getValue());
             Object current = get(index);
+            if (type.max() == 1 && (delta instanceof Map<?, ?> m ? m.size() : ((Set<?>) delta).size()) <= 1) {
+                // ovsdb-server sends the new value, not a difference, for a column of at most one
+                // element (ovsdb_datum_diff clones 'new' unless the type is composite): toggling it
+                // in would turn offline -> online into {offline, online}.
+                changed[index] = delta;
+                continue;
+            }
             changed[index] = type.isMap() ? applyMapDiff((Map<?, ?>) current, (Map<?, ?>) delta)
                     : applySetDiff((Set<?>) current, (Set<?>) delta);
         }

@@ -124,6 +124,14 @@ class RowTest {
     }
 
     @Test
+    void diffOfOptionalColumnFromOvsdbServerIsTheNewValue() {
+        // What ovsdb-server 3.1 sends when Service_Monitor.status goes offline -> online.
+        Row row = loadBalancer().applyDiff(object("{'protocol':'udp'}"));
+        assertThat(row.get("protocol")).isEqualTo(Set.of("udp"));
+        assertThat(row.applyDiff(object("{'protocol':['set',[]]}")).get("protocol")).isEqualTo(Set.of());
+    }
+
+    @Test
     void diffAddsRemovesAndReplacesMapEntries() {
         Row row = loadBalancer().applyDiff(object("{'vips':['map',["
                 + "['10.0.0.1:80','192.168.0.1:80'],"
