@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # End-to-end benchmark of ovnj against the OVS Python IDL, the ovn-nbctl daemon and OpenDaylight's OVSDB library.
 #
-#   bench/run.sh [--quick] [--only SCENARIO,...] [--size NAME=N]... [--out DIR] [--no-build] [--jmh]
+#   bench/run.sh [--quick] [--only SCENARIO,...] [--size NAME=N]... [--out DIR] [--no-build] [--jmh|--no-jmh]
 #
 # Builds what it needs, starts its own ovsdb-server processes through the testkit, runs every
-# scenario and writes bench/results/latest.json, latest.md and the SVG plots.
+# scenario and writes bench/results/latest.json, latest.md and the SVG plots; the full run (without
+# --quick or --only) then runs the JMH micro-benchmarks into jmh.txt and appends them to latest.md.
 # Scenarios: bulk-create, bulk-create-monitor, bulk-create-cluster, sync, engine, scale,
 # gc-storm, failover. Peers: OVS Python IDL, ovn-nbctl daemon, OpenDaylight OVSDB library.
 #   --quick  small sizes, a few minutes; used in CI
@@ -12,7 +13,8 @@
 #            window, gc, warm; scale=1000,10000,100000 for the scale curve)
 #   --out DIR   write the results elsewhere (default bench/results)
 #   --no-build  reuse the last build (for profiling loops)
-#   --jmh    also run the JMH micro-benchmarks (short settings) into bench/results/jmh.txt
+#   --jmh    run the JMH micro-benchmarks (short settings) even with --quick or --only
+#   --no-jmh skip them in a full run
 # BENCH_JAVA_OPTS adds JVM options (e.g. -XX:StartFlightRecording=filename=x.jfr for profiling).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,17 +22,18 @@ root=$PWD
 command="bench/run.sh $*"
 
 args=()
-jmh=false
+jmh=auto
 build=true
 out=bench/results
 while [ $# -gt 0 ]; do
   case "$1" in
-    --quick) args+=(--quick) ;;
-    --only) args+=(--only "$2"); shift ;;
+    --quick) args+=(--quick); [ "$jmh" = auto ] && jmh=false ;;
+    --only) args+=(--only "$2"); [ "$jmh" = auto ] && jmh=false; shift ;;
     --size) args+=(--size "$2"); shift ;;
     --no-build) build=false ;;
     --out) out=$2; shift ;;
     --jmh) jmh=true ;;
+    --no-jmh) jmh=false ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -68,7 +71,12 @@ java_opts=(-Xms2g -Xmx6g -XX:+UseG1GC -Dorg.slf4j.simpleLogger.defaultLogLevel=w
 java "${java_opts[@]}" -cp "$classpath" dev.ovnj.bench.Scenarios "${args[@]}" \
   --out "$out" --peers bench/peers --command "$command"
 
-if $jmh; then
-  java -cp "$classpath" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 5 -r 1s -rf text -rff bench/results/jmh.txt \
+# The micro-benchmarks belong to the full run: they isolate the client-side costs (decode, plan,
+# diagnosis) that the scenarios above only show mixed with the server's.
+if [ "$jmh" != false ]; then
+  java -cp "$classpath" org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 5 -r 1s -rf text -rff "$out/jmh.txt" \
     'dev.ovnj.bench.jmh.*'
+  { printf '\n## JMH micro-benchmarks\n\n`org.openjdk.jmh.Main -f 1 -wi 3 -w 1s -i 5 -r 1s` (one fork, short settings)\n\n```\n'
+    cat "$out/jmh.txt"
+    printf '```\n'; } >> "$out/latest.md"
 fi
