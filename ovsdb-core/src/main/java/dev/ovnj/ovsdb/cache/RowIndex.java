@@ -9,11 +9,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
-/** The mutable state of one {@link IndexSpec}; guarded by the cache's lock. */
+/**
+ * The mutable state of one {@link IndexSpec}; guarded by the cache's lock.
+ *
+ * <p>An index holds an entry for (nearly) every cached row, so entries are kept small: a key that
+ * one row has, the usual case, maps to that row's {@link UUID} itself; only a key shared by several
+ * rows maps to a (mutable, insertion-ordered) set of them.
+ */
 final class RowIndex {
     private final IndexSpec spec;
     private final int column;
-    private final Map<Object, Set<UUID>> entries = new HashMap<>();
+    // Values: a UUID, or a LinkedHashSet<UUID> of two or more.
+    private final Map<Object, Object> entries = new HashMap<>();
 
     RowIndex(IndexSpec spec, int column) {
         this.spec = spec;
@@ -26,30 +33,24 @@ final class RowIndex {
 
     void add(Row row) {
         for (Object k : keys(row)) {
-            Set<UUID> set = entries.computeIfAbsent(k, x -> new LinkedHashSet<>(2));
-            if (spec.unique()) {
-                set.clear();
-            }
-            set.add(row.uuid());
+            put(k, row.uuid());
         }
     }
 
     void remove(Row row) {
         for (Object k : keys(row)) {
-            Set<UUID> set = entries.get(k);
-            if (set != null) {
-                set.remove(row.uuid());
-                if (set.isEmpty()) {
-                    entries.remove(k);
-                }
-            }
+            removeFrom(k, row.uuid());
         }
     }
 
-    /** The live set for a key; callers hold the cache's lock and copy what they keep. */
-    Set<UUID> get(Object key) {
-        Set<UUID> set = entries.get(key);
-        return set == null ? Set.of() : set;
+    /** The rows for a key; callers hold the cache's lock and copy what they keep. */
+    @SuppressWarnings("unchecked")
+    Collection<UUID> get(Object key) {
+        Object v = entries.get(key);
+        if (v == null) {
+            return List.of();
+        }
+        return v instanceof UUID u ? List.of(u) : (Set<UUID>) v;
     }
 
     /**
@@ -66,22 +67,46 @@ final class RowIndex {
         Set<?> beforeSet = before instanceof Set<?> s ? s : new java.util.HashSet<>(before);
         for (Object k : before) {
             if (!afterSet.contains(k)) {
-                Set<UUID> set = entries.get(k);
-                if (set != null) {
-                    set.remove(old.uuid());
-                    if (set.isEmpty()) {
-                        entries.remove(k);
-                    }
-                }
+                removeFrom(k, old.uuid());
             }
         }
         for (Object k : after) {
             if (!beforeSet.contains(k) || spec.unique()) {
-                Set<UUID> set = entries.computeIfAbsent(k, x -> new LinkedHashSet<>(2));
-                if (spec.unique()) {
-                    set.clear();
-                }
-                set.add(row.uuid());
+                put(k, row.uuid());
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void put(Object key, UUID uuid) {
+        Object v = entries.get(key);
+        if (v == null || spec.unique()) {
+            // A unique index keeps the most recently changed row.
+            entries.put(key, uuid);
+        } else if (v instanceof UUID u) {
+            if (!u.equals(uuid)) {
+                Set<UUID> set = new LinkedHashSet<>(4);
+                set.add(u);
+                set.add(uuid);
+                entries.put(key, set);
+            }
+        } else {
+            ((Set<UUID>) v).add(uuid);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void removeFrom(Object key, UUID uuid) {
+        Object v = entries.get(key);
+        if (v instanceof UUID u) {
+            if (u.equals(uuid)) {
+                entries.remove(key);
+            }
+        } else if (v != null) {
+            Set<UUID> set = (Set<UUID>) v;
+            set.remove(uuid);
+            if (set.size() == 1) {
+                entries.put(key, set.iterator().next());
             }
         }
     }

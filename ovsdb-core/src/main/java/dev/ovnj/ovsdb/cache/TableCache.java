@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -94,7 +93,7 @@ public final class TableCache {
             if (idx == null) {
                 throw new IllegalArgumentException("no index " + spec.name() + "; add it with RowCache.addIndex first");
             }
-            Set<UUID> ids = idx.get(key);
+            Collection<UUID> ids = idx.get(key);
             List<Row> out = new ArrayList<>(ids.size());
             for (UUID id : ids) {
                 Row r = rows.get(id);
