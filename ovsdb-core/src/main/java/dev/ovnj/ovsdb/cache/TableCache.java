@@ -1,5 +1,6 @@
 package dev.ovnj.ovsdb.cache;
 
+import dev.ovnj.ovsdb.data.Interner;
 import dev.ovnj.ovsdb.data.Row;
 import dev.ovnj.ovsdb.schema.TableSchema;
 import java.util.ArrayList;
@@ -21,10 +22,17 @@ public final class TableCache {
     private final ReadWriteLock lock;
     private final Map<UUID, Row> rows = new ConcurrentHashMap<>();
     private final Map<String, RowIndex> indexes = new HashMap<>();
+    private final Interner.Table sharing;
 
-    TableCache(TableSchema schema, ReadWriteLock lock) {
+    TableCache(TableSchema schema, ReadWriteLock lock, Interner interner) {
         this.schema = schema;
         this.lock = lock;
+        this.sharing = interner.table(schema);
+    }
+
+    /** How this table's rows share repeated values with each other. */
+    Interner.Table sharing() {
+        return sharing;
     }
 
     /**

@@ -49,7 +49,30 @@ public final class Row {
      * @throws IllegalArgumentException if the JSON names an unknown column or a different UUID
      */
     public static Row fromJson(TableSchema table, UUID uuid, ObjectNode json) {
+        return fromJson(table, uuid, json, null);
+    }
+
+    /**
+     * Decodes a complete row as {@link #fromJson(TableSchema, UUID, ObjectNode)} does, sharing
+     * repeated values with other rows of a cache.
+     *
+     * @param table the table schema
+     * @param uuid the row's UUID, the key under which the server sent it
+     * @param json the {@code <row>} object
+     * @param sharing the cache's sharing state for {@code table}, or null to share nothing
+     * @return the row
+     * @throws ValueTypeException naming {@code table.column} if a value does not fit its type
+     * @throws IllegalArgumentException if the JSON names an unknown column or a different UUID
+     */
+    public static Row fromJson(TableSchema table, UUID uuid, ObjectNode json, Interner.Table sharing) {
         Object[] values = decode(table, json);
+        if (sharing != null) {
+            for (int i = TableSchema.VERSION_INDEX + 1; i < values.length; i++) {
+                if (values[i] != null) {
+                    values[i] = sharing.share(i, values[i]);
+                }
+            }
+        }
         if (values[TableSchema.UUID_INDEX] != null && !uuid.equals(values[TableSchema.UUID_INDEX])) {
             throw new IllegalArgumentException(table.name() + " row " + uuid + " carries a different _uuid "
                     + values[TableSchema.UUID_INDEX]);
@@ -232,6 +255,20 @@ public final class Row {
      * @throws IllegalStateException if the diff touches a column absent from this partial row
      */
     public Row applyDiff(ObjectNode diff) {
+        return applyDiff(diff, null);
+    }
+
+    /**
+     * Applies a {@code modify} as {@link #applyDiff(ObjectNode)} does, sharing repeated values of
+     * the changed columns with other rows of a cache.
+     *
+     * @param diff the {@code <row>} of a {@code modify} update
+     * @param sharing the cache's sharing state for this row's table, or null to share nothing
+     * @return the modified row
+     * @throws ValueTypeException naming {@code table.column} if a diff value does not fit its type
+     * @throws IllegalStateException if the diff touches a column absent from this partial row
+     */
+    public Row applyDiff(ObjectNode diff, Interner.Table sharing) {
         Object[] changed = values.clone();
         for (Iterator<Map.Entry<String, JsonNode>> it = diff.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> field = it.next();
@@ -253,6 +290,13 @@ public final class Row {
             }
             changed[index] = type.isMap() ? applyMapDiff((Map<?, ?>) current, (Map<?, ?>) delta)
                     : applySetDiff((Set<?>) current, (Set<?>) delta);
+        }
+        if (sharing != null) {
+            for (int i = TableSchema.VERSION_INDEX + 1; i < changed.length; i++) {
+                if (changed[i] != values[i] && changed[i] != null) {
+                    changed[i] = sharing.share(i, changed[i]);
+                }
+            }
         }
         return new Row(table, changed);
     }
