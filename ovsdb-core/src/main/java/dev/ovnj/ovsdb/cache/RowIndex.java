@@ -1,9 +1,9 @@
 package dev.ovnj.ovsdb.cache;
 
 import dev.ovnj.ovsdb.data.Row;
+import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,19 +12,27 @@ import java.util.UUID;
 /**
  * The mutable state of one {@link IndexSpec}; guarded by the cache's lock.
  *
- * <p>An index holds an entry for (nearly) every cached row, so entries are kept small: a key that
- * one row has, the usual case, maps to that row's {@link UUID} itself; only a key shared by several
- * rows maps to a (mutable, insertion-ordered) set of them.
+ * <p>An index holds an entry for (nearly) every cached row, so it keeps no key objects, only the
+ * keys' hashes ({@link HashedUuids}); a lookup checks each candidate row's own value, read from the
+ * table's rows, so distinct keys with equal hashes never mix.
  */
 final class RowIndex {
     private final IndexSpec spec;
     private final int column;
-    // Values: a UUID, or a LinkedHashSet<UUID> of two or more.
-    private final Map<Object, Object> entries = new HashMap<>();
+    private final Map<UUID, Row> rows;
+    private final HashedUuids entries = new HashedUuids();
 
-    RowIndex(IndexSpec spec, int column) {
+    /**
+     * Creates an empty index.
+     *
+     * @param spec what is indexed
+     * @param column the indexed column's position
+     * @param rows the table's rows by UUID, read to check candidates
+     */
+    RowIndex(IndexSpec spec, int column, Map<UUID, Row> rows) {
         this.spec = spec;
         this.column = column;
+        this.rows = rows;
     }
 
     IndexSpec spec() {
@@ -39,18 +47,21 @@ final class RowIndex {
 
     void remove(Row row) {
         for (Object k : keys(row)) {
-            removeFrom(k, row.uuid());
+            entries.remove(HashedUuids.hash(k), row.uuid());
         }
     }
 
-    /** The rows for a key; callers hold the cache's lock and copy what they keep. */
-    @SuppressWarnings("unchecked")
-    Collection<UUID> get(Object key) {
-        Object v = entries.get(key);
-        if (v == null) {
-            return List.of();
+    /** The rows whose current value has {@code key}, in the order they joined; callers hold the cache's lock. */
+    List<Row> lookup(Object key) {
+        Collection<UUID> ids = entries.get(HashedUuids.hash(key));
+        List<Row> out = new ArrayList<>(ids.size());
+        for (UUID id : ids) {
+            Row row = rows.get(id);
+            if (row != null && has(row, key)) {
+                out.add(row);
+            }
         }
-        return v instanceof UUID u ? List.of(u) : (Set<UUID>) v;
+        return out;
     }
 
     /**
@@ -63,11 +74,22 @@ final class RowIndex {
         if (before.equals(after)) {
             return;
         }
-        Set<?> afterSet = after instanceof Set<?> s ? s : new java.util.HashSet<>(after);
-        Set<?> beforeSet = before instanceof Set<?> s ? s : new java.util.HashSet<>(before);
+        Set<?> afterSet = after instanceof Set<?> s ? s : new HashSet<>(after);
+        Set<?> beforeSet = before instanceof Set<?> s ? s : new HashSet<>(before);
+        Set<Integer> afterHashes = null;
         for (Object k : before) {
             if (!afterSet.contains(k)) {
-                removeFrom(k, old.uuid());
+                if (afterHashes == null) {
+                    afterHashes = new HashSet<>();
+                    for (Object a : after) {
+                        afterHashes.add(HashedUuids.hash(a));
+                    }
+                }
+                int h = HashedUuids.hash(k);
+                // The row stays under this hash if another of its keys has it.
+                if (!afterHashes.contains(h)) {
+                    entries.remove(h, old.uuid());
+                }
             }
         }
         for (Object k : after) {
@@ -77,38 +99,25 @@ final class RowIndex {
         }
     }
 
-    @SuppressWarnings("unchecked")
     private void put(Object key, UUID uuid) {
-        Object v = entries.get(key);
-        if (v == null || spec.unique()) {
-            // A unique index keeps the most recently changed row.
-            entries.put(key, uuid);
-        } else if (v instanceof UUID u) {
-            if (!u.equals(uuid)) {
-                Set<UUID> set = new LinkedHashSet<>(4);
-                set.add(u);
-                set.add(uuid);
-                entries.put(key, set);
+        int h = HashedUuids.hash(key);
+        if (spec.unique()) {
+            // A unique index keeps the most recently changed row: the others having the key leave.
+            for (Row other : lookup(key)) {
+                if (!other.uuid().equals(uuid)) {
+                    entries.remove(h, other.uuid());
+                }
             }
-        } else {
-            ((Set<UUID>) v).add(uuid);
         }
+        entries.add(h, uuid);
     }
 
-    @SuppressWarnings("unchecked")
-    private void removeFrom(Object key, UUID uuid) {
-        Object v = entries.get(key);
-        if (v instanceof UUID u) {
-            if (u.equals(uuid)) {
-                entries.remove(key);
-            }
-        } else if (v != null) {
-            Set<UUID> set = (Set<UUID>) v;
-            set.remove(uuid);
-            if (set.size() == 1) {
-                entries.put(key, set.iterator().next());
-            }
+    private boolean has(Row row, Object key) {
+        Object v = row.get(column);
+        if (spec.mapKey() != null) {
+            return v instanceof Map<?, ?> m && key.equals(m.get(spec.mapKey()));
         }
+        return v instanceof Set<?> s ? s.contains(key) : key.equals(v);
     }
 
     private Collection<?> keys(Row row) {

@@ -101,15 +101,7 @@ public final class TableCache {
             if (idx == null) {
                 throw new IllegalArgumentException("no index " + spec.name() + "; add it with RowCache.addIndex first");
             }
-            Collection<UUID> ids = idx.get(key);
-            List<Row> out = new ArrayList<>(ids.size());
-            for (UUID id : ids) {
-                Row r = rows.get(id);
-                if (r != null) {
-                    out.add(r);
-                }
-            }
-            return out;
+            return idx.lookup(key);
         } finally {
             lock.readLock().unlock();
         }
@@ -133,7 +125,7 @@ public final class TableCache {
         if (indexes.containsKey(spec.name())) {
             return;
         }
-        RowIndex idx = new RowIndex(spec, schema.columnIndex(spec.column()));
+        RowIndex idx = new RowIndex(spec, schema.columnIndex(spec.column()), rows);
         rows.values().forEach(idx::add);
         indexes.put(spec.name(), idx);
     }
