@@ -20,10 +20,6 @@ record VipKey(Protocol protocol, String vip) {
         String normalized;
         try {
             normalized = Endpoint.parse(vip).toString();
-            if (normalized.equals(vip)) {
-                // Keep the row's own string: the VIP index holds one key per cached row.
-                normalized = vip;
-            }
         } catch (IllegalArgumentException e) {
             // Foreign rows may hold anything; an unparsable VIP still only equals itself.
             normalized = vip;
