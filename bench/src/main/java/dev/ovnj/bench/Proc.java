@@ -79,6 +79,39 @@ final class Proc {
         }
     }
 
+    /**
+     * Waits (at most 30 s) until the threads whose names start with {@code prefix} have used no CPU
+     * for 300 ms: e.g. until an engine has finished mapping a sync's events, so that a heap figure
+     * counts what it retains, not the garbage it is still producing between a collection and the
+     * reading.
+     *
+     * @param prefix thread name prefix, e.g. {@code ovnj-engine}
+     */
+    static void awaitThreadsQuiet(String prefix) {
+        var threads = ManagementFactory.getThreadMXBean();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long last = -1;
+        long quietSince = System.nanoTime();
+        while (System.nanoTime() < deadline && System.nanoTime() - quietSince < TimeUnit.MILLISECONDS.toNanos(300)) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            long cpu = 0;
+            for (var info : threads.dumpAllThreads(false, false)) {
+                if (info.getThreadName().startsWith(prefix)) {
+                    cpu += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+                }
+            }
+            if (cpu != last) {
+                last = cpu;
+                quietSince = System.nanoTime();
+            }
+        }
+    }
+
     /** Resident set size of this process in MiB. */
     static double rssMb() {
         try {

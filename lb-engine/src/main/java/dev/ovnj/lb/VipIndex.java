@@ -1,64 +1,59 @@
 package dev.ovnj.lb;
 
 import dev.ovnj.lb.spec.Protocol;
+import dev.ovnj.ovsdb.cache.HashedUuids;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.data.Row;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Every Load_Balancer row of the database by the VIPs it serves, owned or
  * not: the candidates for a VIP conflict, found without scanning every load balancer of a router.
  * Written by the engine thread from cache events, read by admission on any thread; a candidate is
- * always re-read from the cache, so a slightly stale entry costs a lookup, never a wrong verdict.
+ * always re-read from the cache and its VIPs checked, so a slightly stale entry costs a lookup,
+ * never a wrong verdict.
+ *
+ * <p>It holds an entry per VIP of every cached load balancer, so it keeps only the hash of each
+ * VIP key with the rows having it ({@link HashedUuids}): no key objects, no node per entry. Two
+ * VIPs with equal hashes share an entry, which the re-check above sorts out.
  */
 final class VipIndex {
-    private final Map<VipKey, Set<UUID>> rows = new ConcurrentHashMap<>();
+    private final HashedUuids rows = new HashedUuids();
 
     /** Rebuilds from the cache (at start and after every resync). */
     void rebuild(RowCache cache) {
-        rows.clear();
+        synchronized (this) {
+            rows.clear();
+        }
         if (cache.findTable("Load_Balancer").isEmpty()) {
             return;
         }
         cache.read(() -> {
-            cache.table("Load_Balancer").rows().forEach(r -> add(r));
+            cache.table("Load_Balancer").rows().forEach(r -> update(null, r));
             return null;
         });
     }
 
-    void update(Row before, Row after) {
+    /** Moves a row from its old VIPs to its new ones (either may be null). */
+    synchronized void update(Row before, Row after) {
         if (before != null) {
-            remove(before);
-        }
-        if (after != null) {
-            add(after);
-        }
-    }
-
-    Set<UUID> rows(VipKey vipKey) {
-        Set<UUID> s = rows.get(vipKey);
-        return s == null ? Set.of() : Set.copyOf(s);
-    }
-
-    private void add(Row row) {
-        for (VipKey k : keys(row)) {
-            rows.computeIfAbsent(k, x -> ConcurrentHashMap.newKeySet()).add(row.uuid());
-        }
-    }
-
-    private void remove(Row row) {
-        for (VipKey k : keys(row)) {
-            Set<UUID> s = rows.get(k);
-            if (s != null) {
-                s.remove(row.uuid());
-                if (s.isEmpty()) {
-                    rows.remove(k, s);
-                }
+            for (VipKey k : keys(before)) {
+                rows.remove(HashedUuids.hash(k), before.uuid());
             }
         }
+        if (after != null) {
+            for (VipKey k : keys(after)) {
+                rows.add(HashedUuids.hash(k), after.uuid());
+            }
+        }
+    }
+
+    /** The rows that may serve a VIP (candidates to re-check): an immutable set. */
+    synchronized Set<UUID> rows(VipKey vipKey) {
+        return Set.copyOf(rows.get(HashedUuids.hash(vipKey)));
     }
 
     /** The VIP keys of a row; a row without protocol is TCP, as in OVN. */
@@ -67,9 +62,11 @@ final class VipIndex {
         if (protocol == null || !(row.get("vips") instanceof Map<?, ?> vips)) {
             return Set.of();
         }
-        Set<VipKey> out = new java.util.HashSet<>();
-        for (Object vip : vips.keySet()) {
-            out.add(VipKey.of(protocol, String.valueOf(vip)));
+        Set<VipKey> out = new HashSet<>();
+        // Not keySet(): an immutable map caches the key set view it returns, one more object per
+        // cached row for as long as the row lives.
+        for (Map.Entry<?, ?> vip : vips.entrySet()) {
+            out.add(VipKey.of(protocol, String.valueOf(vip.getKey())));
         }
         return out;
     }

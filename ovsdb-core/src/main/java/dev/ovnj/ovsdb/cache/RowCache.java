@@ -1,5 +1,6 @@
 package dev.ovnj.ovsdb.cache;
 
+import dev.ovnj.ovsdb.data.Interner;
 import dev.ovnj.ovsdb.data.Row;
 import dev.ovnj.ovsdb.monitor.RowUpdate;
 import dev.ovnj.ovsdb.monitor.UpdateBatch;
@@ -30,6 +31,8 @@ public final class RowCache {
     private final ListenerFence fence;
     private final List<CacheListener> listeners = new CopyOnWriteArrayList<>();
     private final List<IndexSpec> indexSpecs = new CopyOnWriteArrayList<>();
+    // Kept across resyncs: the strings it shares are still those of the rows.
+    private final Interner interner = new Interner();
     private volatile DatabaseSchema schema;
     private volatile Map<String, TableCache> tables = Map.of();
 
@@ -176,7 +179,7 @@ public final class RowCache {
             }
             Map<String, TableCache> fresh = new LinkedHashMap<>();
             for (String name : monitored) {
-                TableCache t = new TableCache(newSchema.table(name), lock);
+                TableCache t = new TableCache(newSchema.table(name), lock, interner);
                 for (IndexSpec spec : indexSpecs) {
                     if (spec.table().equals(name)) {
                         t.addIndex(spec);
@@ -189,7 +192,7 @@ public final class RowCache {
                 if (t == null || u.kind() == RowUpdate.Kind.DELETE) {
                     continue;
                 }
-                Row row = Row.fromJson(t.schema(), u.uuid(), u.row());
+                Row row = Row.fromJson(t.schema(), u.uuid(), u.row(), t.sharing());
                 t.put(row);
                 Map<UUID, Row> previous = before.get(u.table());
                 Row old = previous == null ? null : previous.remove(u.uuid());
@@ -230,7 +233,7 @@ public final class RowCache {
             Row current = tableStage.containsKey(u.uuid()) ? tableStage.get(u.uuid()) : t.get(u.uuid()).orElse(null);
             switch (u.kind()) {
                 case INITIAL, INSERT -> {
-                    Row row = Row.fromJson(t.schema(), u.uuid(), u.row());
+                    Row row = Row.fromJson(t.schema(), u.uuid(), u.row(), t.sharing());
                     events.add(current == null ? new CacheEvent.Inserted(u.table(), row) : new CacheEvent.Updated(u.table(), current, row));
                     tableStage.put(u.uuid(), row);
                 }
@@ -238,7 +241,8 @@ public final class RowCache {
                     if (current == null) {
                         throw new CacheInconsistencyException("modify of " + u.table() + " row " + u.uuid() + ", which the cache does not hold");
                     }
-                    Row row = u.kind() == RowUpdate.Kind.MODIFY ? current.applyDiff(u.row()) : Row.fromJson(t.schema(), u.uuid(), u.row());
+                    Row row = u.kind() == RowUpdate.Kind.MODIFY ? current.applyDiff(u.row(), t.sharing())
+                            : Row.fromJson(t.schema(), u.uuid(), u.row(), t.sharing());
                     events.add(new CacheEvent.Updated(u.table(), current, row));
                     tableStage.put(u.uuid(), row);
                 }

@@ -1,23 +1,38 @@
 package dev.ovnj.ovsdb.cache;
 
 import dev.ovnj.ovsdb.data.Row;
+import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
-/** The mutable state of one {@link IndexSpec}; guarded by the cache's lock. */
+/**
+ * The mutable state of one {@link IndexSpec}; guarded by the cache's lock.
+ *
+ * <p>An index holds an entry for (nearly) every cached row, so it keeps no key objects, only the
+ * keys' hashes ({@link HashedUuids}); a lookup checks each candidate row's own value, read from the
+ * table's rows, so distinct keys with equal hashes never mix.
+ */
 final class RowIndex {
     private final IndexSpec spec;
     private final int column;
-    private final Map<Object, Set<UUID>> entries = new HashMap<>();
+    private final Map<UUID, Row> rows;
+    private final HashedUuids entries = new HashedUuids();
 
-    RowIndex(IndexSpec spec, int column) {
+    /**
+     * Creates an empty index.
+     *
+     * @param spec what is indexed
+     * @param column the indexed column's position
+     * @param rows the table's rows by UUID, read to check candidates
+     */
+    RowIndex(IndexSpec spec, int column, Map<UUID, Row> rows) {
         this.spec = spec;
         this.column = column;
+        this.rows = rows;
     }
 
     IndexSpec spec() {
@@ -26,30 +41,27 @@ final class RowIndex {
 
     void add(Row row) {
         for (Object k : keys(row)) {
-            Set<UUID> set = entries.computeIfAbsent(k, x -> new LinkedHashSet<>(2));
-            if (spec.unique()) {
-                set.clear();
-            }
-            set.add(row.uuid());
+            put(k, row.uuid());
         }
     }
 
     void remove(Row row) {
         for (Object k : keys(row)) {
-            Set<UUID> set = entries.get(k);
-            if (set != null) {
-                set.remove(row.uuid());
-                if (set.isEmpty()) {
-                    entries.remove(k);
-                }
-            }
+            entries.remove(HashedUuids.hash(k), row.uuid());
         }
     }
 
-    /** The live set for a key; callers hold the cache's lock and copy what they keep. */
-    Set<UUID> get(Object key) {
-        Set<UUID> set = entries.get(key);
-        return set == null ? Set.of() : set;
+    /** The rows whose current value has {@code key}, in the order they joined; callers hold the cache's lock. */
+    List<Row> lookup(Object key) {
+        Collection<UUID> ids = entries.get(HashedUuids.hash(key));
+        List<Row> out = new ArrayList<>(ids.size());
+        for (UUID id : ids) {
+            Row row = rows.get(id);
+            if (row != null && has(row, key)) {
+                out.add(row);
+            }
+        }
+        return out;
     }
 
     /**
@@ -62,28 +74,50 @@ final class RowIndex {
         if (before.equals(after)) {
             return;
         }
-        Set<?> afterSet = after instanceof Set<?> s ? s : new java.util.HashSet<>(after);
-        Set<?> beforeSet = before instanceof Set<?> s ? s : new java.util.HashSet<>(before);
+        Set<?> afterSet = after instanceof Set<?> s ? s : new HashSet<>(after);
+        Set<?> beforeSet = before instanceof Set<?> s ? s : new HashSet<>(before);
+        Set<Integer> afterHashes = null;
         for (Object k : before) {
             if (!afterSet.contains(k)) {
-                Set<UUID> set = entries.get(k);
-                if (set != null) {
-                    set.remove(old.uuid());
-                    if (set.isEmpty()) {
-                        entries.remove(k);
+                if (afterHashes == null) {
+                    afterHashes = new HashSet<>();
+                    for (Object a : after) {
+                        afterHashes.add(HashedUuids.hash(a));
                     }
+                }
+                int h = HashedUuids.hash(k);
+                // The row stays under this hash if another of its keys has it.
+                if (!afterHashes.contains(h)) {
+                    entries.remove(h, old.uuid());
                 }
             }
         }
         for (Object k : after) {
             if (!beforeSet.contains(k) || spec.unique()) {
-                Set<UUID> set = entries.computeIfAbsent(k, x -> new LinkedHashSet<>(2));
-                if (spec.unique()) {
-                    set.clear();
-                }
-                set.add(row.uuid());
+                put(k, row.uuid());
             }
         }
+    }
+
+    private void put(Object key, UUID uuid) {
+        int h = HashedUuids.hash(key);
+        if (spec.unique()) {
+            // A unique index keeps the most recently changed row: the others having the key leave.
+            for (Row other : lookup(key)) {
+                if (!other.uuid().equals(uuid)) {
+                    entries.remove(h, other.uuid());
+                }
+            }
+        }
+        entries.add(h, uuid);
+    }
+
+    private boolean has(Row row, Object key) {
+        Object v = row.get(column);
+        if (spec.mapKey() != null) {
+            return v instanceof Map<?, ?> m && key.equals(m.get(spec.mapKey()));
+        }
+        return v instanceof Set<?> s ? s.contains(key) : key.equals(v);
     }
 
     private Collection<?> keys(Row row) {

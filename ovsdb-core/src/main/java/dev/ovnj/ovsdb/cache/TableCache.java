@@ -1,5 +1,6 @@
 package dev.ovnj.ovsdb.cache;
 
+import dev.ovnj.ovsdb.data.Interner;
 import dev.ovnj.ovsdb.data.Row;
 import dev.ovnj.ovsdb.schema.TableSchema;
 import java.util.ArrayList;
@@ -8,7 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -22,10 +22,17 @@ public final class TableCache {
     private final ReadWriteLock lock;
     private final Map<UUID, Row> rows = new ConcurrentHashMap<>();
     private final Map<String, RowIndex> indexes = new HashMap<>();
+    private final Interner.Table sharing;
 
-    TableCache(TableSchema schema, ReadWriteLock lock) {
+    TableCache(TableSchema schema, ReadWriteLock lock, Interner interner) {
         this.schema = schema;
         this.lock = lock;
+        this.sharing = interner.table(schema);
+    }
+
+    /** How this table's rows share repeated values with each other. */
+    Interner.Table sharing() {
+        return sharing;
     }
 
     /**
@@ -94,15 +101,7 @@ public final class TableCache {
             if (idx == null) {
                 throw new IllegalArgumentException("no index " + spec.name() + "; add it with RowCache.addIndex first");
             }
-            Set<UUID> ids = idx.get(key);
-            List<Row> out = new ArrayList<>(ids.size());
-            for (UUID id : ids) {
-                Row r = rows.get(id);
-                if (r != null) {
-                    out.add(r);
-                }
-            }
-            return out;
+            return idx.lookup(key);
         } finally {
             lock.readLock().unlock();
         }
@@ -126,7 +125,7 @@ public final class TableCache {
         if (indexes.containsKey(spec.name())) {
             return;
         }
-        RowIndex idx = new RowIndex(spec, schema.columnIndex(spec.column()));
+        RowIndex idx = new RowIndex(spec, schema.columnIndex(spec.column()), rows);
         rows.values().forEach(idx::add);
         indexes.put(spec.name(), idx);
     }

@@ -21,20 +21,99 @@ import java.util.UUID;
  * An immutable row: its table schema plus one value per column in schema position order.
  *
  * <p>Values live in a single array, not a per-row map, because a replicated cache holds many
- * rows. A row is either complete (every column present, e.g. from {@link #fromJson}) or partial
+ * rows. A complete row of a table of at most 31 columns stores only the columns that differ from
+ * their default (and {@code _uuid}, and {@code _version} when sent), with a bit mask telling which:
+ * most columns of most rows hold their default, e.g. an empty {@code external_ids}. A row is either complete (every column present, e.g. from {@link #fromJson}) or partial
  * (e.g. from a {@code select} that listed columns, via {@link #fromPartialJson}); reading an
  * absent column fails, and {@link #has(String)} tells which columns are present. Values follow the
  * representation of {@link ValueCodec}.
  */
 public final class Row {
 
-    private final TableSchema table;
-    // null marks a column that a partial row does not carry; no present value is ever null.
-    private final Object[] values;
+    /** The {@link #present} of a row that stores every column in position order (a partial or a wide row). */
+    private static final int DENSE = -1;
+    /** Columns a sparse row can describe in its mask. */
+    private static final int SPARSE_MAX_COLUMNS = 31;
 
-    private Row(TableSchema table, Object[] values) {
+    private final TableSchema table;
+    // Dense: one slot per column, null marking a column that a partial row does not carry.
+    // Sparse: the stored columns' values in position order; no present value is ever null.
+    private final Object[] values;
+    // DENSE, or bit i set when column i is stored; a complete row's other columns hold their
+    // default, except _version, which is then absent.
+    private final int present;
+
+    private Row(TableSchema table, Object[] values, int present) {
         this.table = table;
         this.values = values;
+        this.present = present;
+    }
+
+    /** Builds a complete row from one value per column, storing only what differs from the defaults. */
+    private static Row complete(TableSchema table, Object[] dense) {
+        if (dense.length > SPARSE_MAX_COLUMNS) {
+            return new Row(table, dense, DENSE);
+        }
+        List<ColumnSchema> columns = table.columns();
+        int mask = 0;
+        int stored = 0;
+        for (int i = 0; i < dense.length; i++) {
+            if (dense[i] != null && (i <= TableSchema.VERSION_INDEX || !isDefault(columns.get(i).type(), dense[i]))) {
+                mask |= 1 << i;
+                stored++;
+            }
+        }
+        Object[] packed = new Object[stored];
+        int n = 0;
+        for (int i = 0; i < dense.length; i++) {
+            if ((mask & (1 << i)) != 0) {
+                packed[n++] = dense[i];
+            }
+        }
+        return new Row(table, packed, mask);
+    }
+
+    private static boolean isDefault(ColumnType type, Object value) {
+        if (type.min() == 0 && !type.isScalar()) {
+            return value instanceof Map<?, ?> m ? m.isEmpty() : value instanceof Set<?> set && set.isEmpty();
+        }
+        return value.equals(ValueCodec.defaultValue(type));
+    }
+
+    /** The value of column {@code i}, null when this row does not carry it. */
+    private Object valueAt(int i) {
+        if (present == DENSE) {
+            return values[i];
+        }
+        int bit = 1 << i;
+        if ((present & bit) != 0) {
+            return values[Integer.bitCount(present & (bit - 1))];
+        }
+        return i == TableSchema.VERSION_INDEX ? null : ValueCodec.defaultValue(table.columns().get(i).type());
+    }
+
+    private boolean carries(int i) {
+        if (present == DENSE) {
+            return values[i] != null;
+        }
+        return i != TableSchema.VERSION_INDEX || (present & (1 << i)) != 0;
+    }
+
+    /** One slot per column (null for a column not carried); a fresh array. */
+    private Object[] expand() {
+        if (present == DENSE) {
+            return values.clone();
+        }
+        Object[] dense = new Object[table.columns().size()];
+        for (int i = 0; i < dense.length; i++) {
+            dense[i] = valueAt(i);
+        }
+        return dense;
+    }
+
+    /** A row like this one (complete or partial) with other values. */
+    private Row sameKind(Object[] dense) {
+        return present == DENSE ? new Row(table, dense, DENSE) : complete(table, dense);
     }
 
     /**
@@ -49,7 +128,30 @@ public final class Row {
      * @throws IllegalArgumentException if the JSON names an unknown column or a different UUID
      */
     public static Row fromJson(TableSchema table, UUID uuid, ObjectNode json) {
+        return fromJson(table, uuid, json, null);
+    }
+
+    /**
+     * Decodes a complete row as {@link #fromJson(TableSchema, UUID, ObjectNode)} does, sharing
+     * repeated values with other rows of a cache.
+     *
+     * @param table the table schema
+     * @param uuid the row's UUID, the key under which the server sent it
+     * @param json the {@code <row>} object
+     * @param sharing the cache's sharing state for {@code table}, or null to share nothing
+     * @return the row
+     * @throws ValueTypeException naming {@code table.column} if a value does not fit its type
+     * @throws IllegalArgumentException if the JSON names an unknown column or a different UUID
+     */
+    public static Row fromJson(TableSchema table, UUID uuid, ObjectNode json, Interner.Table sharing) {
         Object[] values = decode(table, json);
+        if (sharing != null) {
+            for (int i = TableSchema.VERSION_INDEX + 1; i < values.length; i++) {
+                if (values[i] != null) {
+                    values[i] = sharing.share(i, values[i]);
+                }
+            }
+        }
         if (values[TableSchema.UUID_INDEX] != null && !uuid.equals(values[TableSchema.UUID_INDEX])) {
             throw new IllegalArgumentException(table.name() + " row " + uuid + " carries a different _uuid "
                     + values[TableSchema.UUID_INDEX]);
@@ -61,7 +163,7 @@ public final class Row {
                 values[i] = ValueCodec.defaultValue(columns.get(i).type());
             }
         }
-        return new Row(table, values);
+        return complete(table, values);
     }
 
     /**
@@ -75,7 +177,7 @@ public final class Row {
      * @throws IllegalArgumentException if the JSON names an unknown column
      */
     public static Row fromPartialJson(TableSchema table, ObjectNode json) {
-        return new Row(table, decode(table, json));
+        return new Row(table, decode(table, json), DENSE);
     }
 
     /**
@@ -94,7 +196,7 @@ public final class Row {
         for (int i = TableSchema.VERSION_INDEX + 1; i < values.length; i++) {
             values[i] = ValueCodec.defaultValue(table.columns().get(i).type());
         }
-        return new Row(table, values).with(columnValues);
+        return complete(table, values).with(columnValues);
     }
 
     private static Object[] decode(TableSchema table, ObjectNode json) {
@@ -140,7 +242,7 @@ public final class Row {
      * @return the {@code _version} value, or empty if the server did not send it
      */
     public Optional<UUID> version() {
-        return Optional.ofNullable((UUID) values[TableSchema.VERSION_INDEX]);
+        return Optional.ofNullable((UUID) valueAt(TableSchema.VERSION_INDEX));
     }
 
     /**
@@ -151,7 +253,7 @@ public final class Row {
      * @throws IllegalArgumentException if the table has no such column
      */
     public boolean has(String column) {
-        return values[table.columnIndex(column)] != null;
+        return carries(table.columnIndex(column));
     }
 
     /**
@@ -161,8 +263,8 @@ public final class Row {
      */
     public List<String> presentColumns() {
         List<String> present = new ArrayList<>();
-        for (int i = 0; i < values.length; i++) {
-            if (values[i] != null) {
+        for (int i = 0; i < table.columns().size(); i++) {
+            if (carries(i)) {
                 present.add(table.columns().get(i).name());
             }
         }
@@ -191,7 +293,7 @@ public final class Row {
      */
     @SuppressWarnings("unchecked")
     public <T> T get(int index) {
-        Object value = values[index];
+        Object value = valueAt(index);
         if (value == null) {
             throw new IllegalStateException(table.name() + "." + table.columns().get(index).name()
                     + " is not present in this partial row");
@@ -208,7 +310,7 @@ public final class Row {
      * @throws IllegalArgumentException if a column does not exist or is {@code _uuid}
      */
     public Row with(Map<String, Object> changes) {
-        Object[] changed = values.clone();
+        Object[] changed = expand();
         for (Map.Entry<String, Object> change : changes.entrySet()) {
             int index = table.columnIndex(change.getKey());
             if (index == TableSchema.UUID_INDEX) {
@@ -217,7 +319,7 @@ public final class Row {
             ValueChecker.check(table.name(), change.getKey(), table.columns().get(index).type(), change.getValue());
             changed[index] = change.getValue();
         }
-        return new Row(table, changed);
+        return sameKind(changed);
     }
 
     /**
@@ -232,7 +334,22 @@ public final class Row {
      * @throws IllegalStateException if the diff touches a column absent from this partial row
      */
     public Row applyDiff(ObjectNode diff) {
-        Object[] changed = values.clone();
+        return applyDiff(diff, null);
+    }
+
+    /**
+     * Applies a {@code modify} as {@link #applyDiff(ObjectNode)} does, sharing repeated values of
+     * the changed columns with other rows of a cache.
+     *
+     * @param diff the {@code <row>} of a {@code modify} update
+     * @param sharing the cache's sharing state for this row's table, or null to share nothing
+     * @return the modified row
+     * @throws ValueTypeException naming {@code table.column} if a diff value does not fit its type
+     * @throws IllegalStateException if the diff touches a column absent from this partial row
+     */
+    public Row applyDiff(ObjectNode diff, Interner.Table sharing) {
+        Object[] original = expand();
+        Object[] changed = original.clone();
         for (Iterator<Map.Entry<String, JsonNode>> it = diff.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> field = it.next();
             int index = table.columnIndex(field.getKey());
@@ -254,7 +371,14 @@ public final class Row {
             changed[index] = type.isMap() ? applyMapDiff((Map<?, ?>) current, (Map<?, ?>) delta)
                     : applySetDiff((Set<?>) current, (Set<?>) delta);
         }
-        return new Row(table, changed);
+        if (sharing != null) {
+            for (int i = TableSchema.VERSION_INDEX + 1; i < changed.length; i++) {
+                if (changed[i] != original[i] && changed[i] != null) {
+                    changed[i] = sharing.share(i, changed[i]);
+                }
+            }
+        }
+        return sameKind(changed);
     }
 
     /** Sets larger than this are kept as {@link PersistentSet}s, so diffs share structure. */
@@ -307,10 +431,11 @@ public final class Row {
      */
     public ObjectNode toJson() {
         ObjectNode json = JsonNodeFactory.instance.objectNode();
-        for (int i = 0; i < values.length; i++) {
-            if (values[i] != null) {
+        for (int i = 0; i < table.columns().size(); i++) {
+            Object value = valueAt(i);
+            if (value != null) {
                 ColumnSchema column = table.columns().get(i);
-                json.set(column.name(), ValueCodec.toJson(column.type(), values[i]));
+                json.set(column.name(), ValueCodec.toJson(column.type(), value));
             }
         }
         return json;
@@ -318,13 +443,33 @@ public final class Row {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof Row that && table.name().equals(that.table.name())
-                && Arrays.equals(values, that.values);
+        if (!(other instanceof Row that) || !table.name().equals(that.table.name())) {
+            return false;
+        }
+        int n = table.columns().size();
+        if (n != that.table.columns().size()) {
+            return false;
+        }
+        if (present == that.present) {
+            // Same layout: a sparse row stores exactly its non-default columns, so equal rows store equal arrays.
+            return Arrays.equals(values, that.values);
+        }
+        for (int i = 0; i < n; i++) {
+            if (!Objects.equals(valueAt(i), that.valueAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
+    /** As {@link Arrays#hashCode(Object[])} of one value per column (null where not carried), whatever the layout. */
     @Override
     public int hashCode() {
-        return 31 * table.name().hashCode() + Arrays.hashCode(values);
+        int h = 1;
+        for (int i = 0; i < table.columns().size(); i++) {
+            h = 31 * h + Objects.hashCode(valueAt(i));
+        }
+        return 31 * table.name().hashCode() + h;
     }
 
     @Override

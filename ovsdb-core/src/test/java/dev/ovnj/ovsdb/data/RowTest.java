@@ -148,10 +148,10 @@ class RowTest {
     }
 
     @Test
-    void rowHoldsOnlySchemaAndValueArray() {
+    void rowHoldsOnlySchemaValueArrayAndPresenceMask() {
         Field[] fields = Arrays.stream(Row.class.getDeclaredFields())
                 .filter(field -> !Modifier.isStatic(field.getModifiers()))
                 .toArray(Field[]::new);
-        assertThat(fields).extracting(Field::getType).containsExactlyInAnyOrder(TableSchema.class, Object[].class);
+        assertThat(fields).extracting(Field::getType).containsExactlyInAnyOrder(TableSchema.class, Object[].class, int.class);
     }
 }
