@@ -55,7 +55,13 @@ final class Admission {
         }
     }
 
+    /** The OVN release read from a given NB_Global row (null: none, or several). */
+    private record KnownRelease(Row global, Object schema, Optional<String[]> release) {
+    }
+
     private final EipPolicy eipPolicy;
+    // Every spec of a pass asks; the answer changes only with the NB_Global row or the schema.
+    private volatile KnownRelease knownRelease;
     private final VipIndex vipIndex;
     private final DesiredStore.VipClaims claims;
 
@@ -77,7 +83,7 @@ final class Admission {
      * @return the verdict
      */
     Verdict admit(String owner, LoadBalancerSpec spec, long seq, RowCache cache, EipCheck eip, Predicate<SpecKey> activeClaim) {
-        List<String> unsupported = new ArrayList<>(OvnFeatures.missing(spec, cache));
+        List<String> unsupported = new ArrayList<>(OvnFeatures.missing(spec, release(cache)));
         if (HealthChecks.any(spec)) {
             unsupported.addAll(cache.read(() -> HealthChecks.resolveAll(spec, cache)).invalid());
         }
@@ -101,6 +107,20 @@ final class Admission {
             return new Verdict(SpecStatus.State.CONFLICT, reasons, warnings, conflicts);
         }
         return new Verdict(null, List.of(), warnings, List.of());
+    }
+
+    private Optional<String[]> release(RowCache cache) {
+        return cache.read(() -> {
+            List<Row> globals = cache.findTable("NB_Global").map(TableCache::rows).orElse(List.of());
+            Row global = globals.size() == 1 ? globals.get(0) : null;
+            KnownRelease known = knownRelease;
+            if (known != null && global != null && known.global() == global && known.schema() == cache.schema()) {
+                return known.release();
+            }
+            Optional<String[]> rel = OvnFeatures.release(cache);
+            knownRelease = new KnownRelease(global, cache.schema(), rel);
+            return rel;
+        });
     }
 
     private static void foreignNamesakes(String owner, LoadBalancerSpec spec, RowCache cache, List<ConflictingRow> out) {

@@ -6,6 +6,7 @@ import dev.ovnj.lb.spec.SpecError;
 import dev.ovnj.lb.spec.VipSpec;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -241,9 +242,10 @@ final class DesiredStore {
             }
         }
 
+        /** The specs declaring a VIP: a live view, for the engine thread (the only writer) to read at once. */
         Set<SpecKey> keys(VipKey vipKey) {
             Map<SpecKey, Claim> m = byVip.get(vipKey);
-            return m == null ? Set.of() : Set.copyOf(m.keySet());
+            return m == null ? Set.of() : Collections.unmodifiableSet(m.keySet());
         }
 
         Collection<Claim> claims(VipKey vipKey) {
