@@ -5,7 +5,6 @@ import dev.ovnj.lb.plan.HealthChecks;
 import dev.ovnj.lb.plan.Planner;
 import dev.ovnj.lb.plan.Target;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
-import dev.ovnj.lb.spec.Protocol;
 import dev.ovnj.lb.spec.VipSpec;
 import dev.ovnj.ovsdb.cache.IndexSpec;
 import dev.ovnj.ovsdb.cache.RowCache;
@@ -76,15 +75,17 @@ final class Admission {
      *
      * @param owner the owner
      * @param spec the spec, already statically valid
+     * @param facts what the engine derived from the spec
      * @param seq its declaration order (Long.MAX_VALUE for a dry run: as if declared now)
      * @param cache the client's cache
      * @param eip the routers' networks
      * @param activeClaim whether another spec's claim still counts (not itself in conflict or invalid)
      * @return the verdict
      */
-    Verdict admit(String owner, LoadBalancerSpec spec, long seq, RowCache cache, EipCheck eip, Predicate<SpecKey> activeClaim) {
+    Verdict admit(String owner, LoadBalancerSpec spec, SpecFacts facts, long seq, RowCache cache, EipCheck eip,
+                  Predicate<SpecKey> activeClaim) {
         List<String> unsupported = new ArrayList<>(OvnFeatures.missing(spec, release(cache)));
-        if (HealthChecks.any(spec)) {
+        if (facts.checked()) {
             unsupported.addAll(cache.read(() -> HealthChecks.resolveAll(spec, cache)).invalid());
         }
         if (!unsupported.isEmpty()) {
@@ -97,11 +98,11 @@ final class Admission {
         List<String> warnings = new ArrayList<>(eipProblems);
         List<ConflictingRow> conflicts = new ArrayList<>();
         cache.read(() -> {
-            foreignNamesakes(owner, spec, cache, conflicts);
-            foreignVips(owner, spec, cache, conflicts, warnings);
+            foreignNamesakes(owner, facts, cache, conflicts);
+            foreignVips(owner, spec, facts, cache, conflicts, warnings);
             return null;
         });
-        earlierClaims(owner, spec, seq, activeClaim, conflicts);
+        earlierClaims(owner, facts, seq, activeClaim, conflicts);
         if (!conflicts.isEmpty()) {
             List<String> reasons = conflicts.stream().map(ConflictingRow::describe).toList();
             return new Verdict(SpecStatus.State.CONFLICT, reasons, warnings, conflicts);
@@ -123,10 +124,9 @@ final class Admission {
         });
     }
 
-    private static void foreignNamesakes(String owner, LoadBalancerSpec spec, RowCache cache, List<ConflictingRow> out) {
+    private static void foreignNamesakes(String owner, SpecFacts facts, RowCache cache, List<ConflictingRow> out) {
         TableCache lbs = cache.table("Load_Balancer");
-        for (Protocol p : spec.protocols()) {
-            String rowName = spec.name() + "-" + p.wireValue();
+        for (String rowName : facts.rowNames().values()) {
             for (Row r : lbs.lookup(Planner.LB_BY_NAME, rowName)) {
                 Optional<String> rowOwner = ownerOf(r);
                 if (!rowOwner.filter(owner::equals).isPresent()) {
@@ -136,12 +136,14 @@ final class Admission {
         }
     }
 
-    private void foreignVips(String owner, LoadBalancerSpec spec, RowCache cache, List<ConflictingRow> out, List<String> warnings) {
+    private void foreignVips(String owner, LoadBalancerSpec spec, SpecFacts facts, RowCache cache, List<ConflictingRow> out,
+                             List<String> warnings) {
         TableCache lbs = cache.table("Load_Balancer");
-        Set<Attachment> mine = Attachment.of(spec);
-        for (VipSpec v : spec.vips()) {
-            VipKey key = VipKey.of(v.protocol(), v.vip());
-            String rowName = spec.name() + "-" + v.protocol().wireValue();
+        Set<Attachment> mine = facts.targets();
+        for (int i = 0; i < spec.vips().size(); i++) {
+            VipSpec v = spec.vips().get(i);
+            VipKey key = facts.vipKeys().get(i);
+            String rowName = facts.rowNames().get(v.protocol());
             for (UUID uuid : vipIndex.rows(key)) {
                 Optional<Row> row = lbs.get(uuid);
                 if (row.isEmpty() || ownerOf(row.get()).filter(owner::equals).isPresent()
@@ -179,9 +181,9 @@ final class Admission {
         return false;
     }
 
-    private void earlierClaims(String owner, LoadBalancerSpec spec, long seq, Predicate<SpecKey> active, List<ConflictingRow> out) {
-        Set<Attachment> mine = Attachment.of(spec);
-        for (VipKey key : VipKey.of(spec)) {
+    private void earlierClaims(String owner, SpecFacts facts, long seq, Predicate<SpecKey> active, List<ConflictingRow> out) {
+        Set<Attachment> mine = facts.targets();
+        for (VipKey key : facts.vipKeys()) {
             for (DesiredStore.VipClaims.Claim c : claims.claims(key)) {
                 if (c.key().owner().equals(owner) || c.seq() < 0 || c.seq() >= seq || !active.test(c.key())) {
                     continue;
