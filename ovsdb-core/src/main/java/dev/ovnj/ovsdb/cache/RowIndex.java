@@ -1,5 +1,6 @@
 package dev.ovnj.ovsdb.cache;
 
+import dev.ovnj.ovsdb.data.PersistentSet;
 import dev.ovnj.ovsdb.data.Row;
 import java.util.Collection;
 import java.util.HashMap;
@@ -59,6 +60,13 @@ final class RowIndex {
     void replace(Row old, Row row) {
         Collection<?> before = keys(old);
         Collection<?> after = keys(row);
+        if (before instanceof Set<?> b && after instanceof Set<?> a && !spec.unique()) {
+            // A set column (a group's load_balancer, say): move only the keys that changed, found
+            // along the persistent sets' shared structure instead of by walking both sets.
+            PersistentSet.diff(b, a, k -> remove(k, old.uuid()),
+                    k -> entries.computeIfAbsent(k, x -> new LinkedHashSet<>(2)).add(row.uuid()));
+            return;
+        }
         if (before.equals(after)) {
             return;
         }
@@ -82,6 +90,16 @@ final class RowIndex {
                     set.clear();
                 }
                 set.add(row.uuid());
+            }
+        }
+    }
+
+    private void remove(Object k, UUID uuid) {
+        Set<UUID> set = entries.get(k);
+        if (set != null) {
+            set.remove(uuid);
+            if (set.isEmpty()) {
+                entries.remove(k);
             }
         }
     }
