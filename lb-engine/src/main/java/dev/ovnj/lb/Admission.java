@@ -126,7 +126,7 @@ final class Admission {
 
     private static void foreignNamesakes(String owner, SpecFacts facts, RowCache cache, List<ConflictingRow> out) {
         TableCache lbs = cache.table("Load_Balancer");
-        for (String rowName : facts.rowNames().values()) {
+        for (String rowName : facts.rowNames()) {
             for (Row r : lbs.lookup(Planner.LB_BY_NAME, rowName)) {
                 Optional<String> rowOwner = ownerOf(r);
                 if (!rowOwner.filter(owner::equals).isPresent()) {
@@ -143,7 +143,7 @@ final class Admission {
         for (int i = 0; i < spec.vips().size(); i++) {
             VipSpec v = spec.vips().get(i);
             VipKey key = facts.vipKeys().get(i);
-            String rowName = facts.rowNames().get(v.protocol());
+            String rowName = facts.rowName(v.protocol());
             for (UUID uuid : vipIndex.rows(key)) {
                 Optional<Row> row = lbs.get(uuid);
                 if (row.isEmpty() || ownerOf(row.get()).filter(owner::equals).isPresent()

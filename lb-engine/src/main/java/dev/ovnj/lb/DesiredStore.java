@@ -151,18 +151,31 @@ final class DesiredStore {
     /** The facts the indexes need, derived from the spec of an invalid declaration (whose facts are not kept). */
     private static Indexed facts(Desired d) {
         if (d.facts() != null) {
-            return new Indexed(d.spec(), d.facts().targets(), d.facts().vipKeys(), d.facts().rowNames().values());
+            SpecFacts f = d.facts();
+            List<String> vipRows = new ArrayList<>(d.spec().vips().size());
+            d.spec().vips().forEach(v -> vipRows.add(f.rowName(v.protocol())));
+            return new Indexed(f.targets(), f.vipKeys(), f.rowNames(), vipRows);
         }
         LoadBalancerSpec spec = d.spec();
         List<String> rowNames = new ArrayList<>();
         for (Protocol p : spec.protocols()) {
             rowNames.add(spec.name() + "-" + p.wireValue());
         }
-        return new Indexed(spec, Attachment.of(spec), VipKey.of(spec), rowNames);
+        List<String> vipRows = new ArrayList<>();
+        spec.vips().forEach(v -> vipRows.add(spec.name() + "-" + v.protocol().wireValue()));
+        return new Indexed(Set.copyOf(Attachment.of(spec)), VipKey.of(spec), rowNames, vipRows);
     }
 
-    /** What the reverse indexes hold for one declaration. */
-    private record Indexed(LoadBalancerSpec spec, Set<Attachment> targets, List<VipKey> vipKeys, Collection<String> rowNames) {
+    /**
+     * What the reverse indexes hold for one declaration; the strings and sets are the spec
+     * facts' own, so the indexes and claims add no copies of them.
+     *
+     * @param targets where it is attached
+     * @param vipKeys its VIPs' keys
+     * @param rowNames its rows' names
+     * @param vipRows the row name of each VIP, in the order of the spec's VIPs
+     */
+    private record Indexed(Set<Attachment> targets, List<VipKey> vipKeys, Collection<String> rowNames, List<String> vipRows) {
     }
 
     private void index(SpecKey key, Desired d, long seq) {
@@ -253,11 +266,9 @@ final class DesiredStore {
         }
 
         private void add(SpecKey key, Indexed x, long seq) {
-            Set<Attachment> targets = Set.copyOf(x.targets());
-            List<VipSpec> vips = x.spec().vips();
-            for (int i = 0; i < vips.size(); i++) {
+            for (int i = 0; i < x.vipKeys().size(); i++) {
                 byVip.computeIfAbsent(x.vipKeys().get(i), k -> new ConcurrentHashMap<>())
-                        .put(key, new Claim(key, seq, targets, x.spec().name() + "-" + vips.get(i).protocol().wireValue()));
+                        .put(key, new Claim(key, seq, x.targets(), x.vipRows().get(i)));
             }
         }
 
