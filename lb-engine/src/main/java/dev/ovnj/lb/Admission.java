@@ -5,7 +5,6 @@ import dev.ovnj.lb.plan.HealthChecks;
 import dev.ovnj.lb.plan.Planner;
 import dev.ovnj.lb.plan.Target;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
-import dev.ovnj.lb.spec.Protocol;
 import dev.ovnj.lb.spec.VipSpec;
 import dev.ovnj.ovsdb.cache.IndexSpec;
 import dev.ovnj.ovsdb.cache.RowCache;
@@ -55,7 +54,13 @@ final class Admission {
         }
     }
 
+    /** The OVN release read from a given NB_Global row (null: none, or several). */
+    private record KnownRelease(Row global, Object schema, Optional<String[]> release) {
+    }
+
     private final EipPolicy eipPolicy;
+    // Every spec of a pass asks; the answer changes only with the NB_Global row or the schema.
+    private volatile KnownRelease knownRelease;
     private final VipIndex vipIndex;
     private final DesiredStore.VipClaims claims;
 
@@ -70,15 +75,17 @@ final class Admission {
      *
      * @param owner the owner
      * @param spec the spec, already statically valid
+     * @param facts what the engine derived from the spec
      * @param seq its declaration order (Long.MAX_VALUE for a dry run: as if declared now)
      * @param cache the client's cache
      * @param eip the routers' networks
      * @param activeClaim whether another spec's claim still counts (not itself in conflict or invalid)
      * @return the verdict
      */
-    Verdict admit(String owner, LoadBalancerSpec spec, long seq, RowCache cache, EipCheck eip, Predicate<SpecKey> activeClaim) {
-        List<String> unsupported = new ArrayList<>(OvnFeatures.missing(spec, cache));
-        if (HealthChecks.any(spec)) {
+    Verdict admit(String owner, LoadBalancerSpec spec, SpecFacts facts, long seq, RowCache cache, EipCheck eip,
+                  Predicate<SpecKey> activeClaim) {
+        List<String> unsupported = new ArrayList<>(OvnFeatures.missing(spec, release(cache)));
+        if (facts.checked()) {
             unsupported.addAll(cache.read(() -> HealthChecks.resolveAll(spec, cache)).invalid());
         }
         if (!unsupported.isEmpty()) {
@@ -91,11 +98,11 @@ final class Admission {
         List<String> warnings = new ArrayList<>(eipProblems);
         List<ConflictingRow> conflicts = new ArrayList<>();
         cache.read(() -> {
-            foreignNamesakes(owner, spec, cache, conflicts);
-            foreignVips(owner, spec, cache, conflicts, warnings);
+            foreignNamesakes(owner, facts, cache, conflicts);
+            foreignVips(owner, spec, facts, cache, conflicts, warnings);
             return null;
         });
-        earlierClaims(owner, spec, seq, activeClaim, conflicts);
+        earlierClaims(owner, facts, seq, activeClaim, conflicts);
         if (!conflicts.isEmpty()) {
             List<String> reasons = conflicts.stream().map(ConflictingRow::describe).toList();
             return new Verdict(SpecStatus.State.CONFLICT, reasons, warnings, conflicts);
@@ -103,10 +110,23 @@ final class Admission {
         return new Verdict(null, List.of(), warnings, List.of());
     }
 
-    private static void foreignNamesakes(String owner, LoadBalancerSpec spec, RowCache cache, List<ConflictingRow> out) {
+    private Optional<String[]> release(RowCache cache) {
+        return cache.read(() -> {
+            List<Row> globals = cache.findTable("NB_Global").map(TableCache::rows).orElse(List.of());
+            Row global = globals.size() == 1 ? globals.get(0) : null;
+            KnownRelease known = knownRelease;
+            if (known != null && global != null && known.global() == global && known.schema() == cache.schema()) {
+                return known.release();
+            }
+            Optional<String[]> rel = OvnFeatures.release(cache);
+            knownRelease = new KnownRelease(global, cache.schema(), rel);
+            return rel;
+        });
+    }
+
+    private static void foreignNamesakes(String owner, SpecFacts facts, RowCache cache, List<ConflictingRow> out) {
         TableCache lbs = cache.table("Load_Balancer");
-        for (Protocol p : spec.protocols()) {
-            String rowName = spec.name() + "-" + p.wireValue();
+        for (String rowName : facts.rowNames()) {
             for (Row r : lbs.lookup(Planner.LB_BY_NAME, rowName)) {
                 Optional<String> rowOwner = ownerOf(r);
                 if (!rowOwner.filter(owner::equals).isPresent()) {
@@ -116,12 +136,14 @@ final class Admission {
         }
     }
 
-    private void foreignVips(String owner, LoadBalancerSpec spec, RowCache cache, List<ConflictingRow> out, List<String> warnings) {
+    private void foreignVips(String owner, LoadBalancerSpec spec, SpecFacts facts, RowCache cache, List<ConflictingRow> out,
+                             List<String> warnings) {
         TableCache lbs = cache.table("Load_Balancer");
-        Set<Attachment> mine = Attachment.of(spec);
-        for (VipSpec v : spec.vips()) {
-            VipKey key = VipKey.of(v.protocol(), v.vip());
-            String rowName = spec.name() + "-" + v.protocol().wireValue();
+        Set<Attachment> mine = facts.targets();
+        for (int i = 0; i < spec.vips().size(); i++) {
+            VipSpec v = spec.vips().get(i);
+            VipKey key = facts.vipKeys().get(i);
+            String rowName = facts.rowName(v.protocol());
             for (UUID uuid : vipIndex.rows(key)) {
                 Optional<Row> row = lbs.get(uuid);
                 if (row.isEmpty() || ownerOf(row.get()).filter(owner::equals).isPresent()
@@ -159,9 +181,9 @@ final class Admission {
         return false;
     }
 
-    private void earlierClaims(String owner, LoadBalancerSpec spec, long seq, Predicate<SpecKey> active, List<ConflictingRow> out) {
-        Set<Attachment> mine = Attachment.of(spec);
-        for (VipKey key : VipKey.of(spec)) {
+    private void earlierClaims(String owner, SpecFacts facts, long seq, Predicate<SpecKey> active, List<ConflictingRow> out) {
+        Set<Attachment> mine = facts.targets();
+        for (VipKey key : facts.vipKeys()) {
             for (DesiredStore.VipClaims.Claim c : claims.claims(key)) {
                 if (c.key().owner().equals(owner) || c.seq() < 0 || c.seq() >= seq || !active.test(c.key())) {
                     continue;

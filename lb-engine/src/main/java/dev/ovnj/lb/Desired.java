@@ -11,8 +11,9 @@ import java.util.List;
  * @param errors validation errors; non-empty means INVALID and nothing is written
  * @param generation the version, growing with every declaration of this spec
  * @param seq the engine-wide order of the first declaration, deciding which of two owners claimed a VIP first
+ * @param facts what the engine derives from a valid spec, once per declaration; null when removed or invalid
  */
-record Desired(LoadBalancerSpec spec, List<SpecError> errors, long generation, long seq) {
+record Desired(LoadBalancerSpec spec, List<SpecError> errors, long generation, long seq, SpecFacts facts) {
 
     Desired {
         errors = List.copyOf(errors);

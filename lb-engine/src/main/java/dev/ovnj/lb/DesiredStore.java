@@ -6,6 +6,7 @@ import dev.ovnj.lb.spec.SpecError;
 import dev.ovnj.lb.spec.VipSpec;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -68,15 +69,16 @@ final class DesiredStore {
         Set<SpecKey> affected = new LinkedHashSet<>();
         affected.add(key);
         if (old != null && old.spec() != null) {
-            affected.addAll(claims.sharing(old.spec()));
-            unindex(key, old.spec());
+            affected.addAll(claims.sharing(facts(old)));
+            unindex(key, old);
         }
         long seq = old != null && old.spec() != null ? old.seq() : nextSeq++;
-        Desired next = new Desired(spec, errors, old == null ? 1 : old.generation() + 1, seq);
+        SpecFacts facts = spec != null && errors.isEmpty() ? factsOf(owner, spec) : null;
+        Desired next = new Desired(spec, errors, old == null ? 1 : old.generation() + 1, seq, facts);
         specs.put(name, next);
         if (spec != null) {
-            index(key, spec, errors.isEmpty() ? seq : -1);
-            affected.addAll(claims.sharing(spec));
+            index(key, next, errors.isEmpty() ? seq : -1);
+            affected.addAll(claims.sharing(facts(next)));
         }
         return affected;
     }
@@ -137,24 +139,67 @@ final class DesiredStore {
         return claims;
     }
 
-    private void index(SpecKey key, LoadBalancerSpec spec, long seq) {
-        Attachment.of(spec).forEach(t -> byTarget.computeIfAbsent(t, k -> new LinkedHashSet<>()).add(key));
-        for (Protocol p : spec.protocols()) {
-            byRowName.computeIfAbsent(spec.name() + "-" + p.wireValue(), k -> new LinkedHashSet<>()).add(key);
+    /** A valid spec's facts; null if deriving them fails (the planner then reports it as a failed plan). */
+    private static SpecFacts factsOf(String owner, LoadBalancerSpec spec) {
+        try {
+            return SpecFacts.of(owner, spec);
+        } catch (IllegalArgumentException e) {
+            return null;
         }
-        claims.add(key, spec, seq);
-        if (dev.ovnj.lb.plan.HealthChecks.any(spec)) {
+    }
+
+    /** The facts the indexes need, derived from the spec of an invalid declaration (whose facts are not kept). */
+    private static Indexed facts(Desired d) {
+        if (d.facts() != null) {
+            SpecFacts f = d.facts();
+            List<String> vipRows = new ArrayList<>(d.spec().vips().size());
+            d.spec().vips().forEach(v -> vipRows.add(f.rowName(v.protocol())));
+            return new Indexed(f.targets(), f.vipKeys(), f.rowNames(), vipRows);
+        }
+        LoadBalancerSpec spec = d.spec();
+        List<String> rowNames = new ArrayList<>();
+        for (Protocol p : spec.protocols()) {
+            rowNames.add(spec.name() + "-" + p.wireValue());
+        }
+        List<String> vipRows = new ArrayList<>();
+        spec.vips().forEach(v -> vipRows.add(spec.name() + "-" + v.protocol().wireValue()));
+        return new Indexed(Set.copyOf(Attachment.of(spec)), VipKey.of(spec), rowNames, vipRows);
+    }
+
+    /**
+     * What the reverse indexes hold for one declaration; the strings and sets are the spec
+     * facts' own, so the indexes and claims add no copies of them.
+     *
+     * @param targets where it is attached
+     * @param vipKeys its VIPs' keys
+     * @param rowNames its rows' names
+     * @param vipRows the row name of each VIP, in the order of the spec's VIPs
+     */
+    private record Indexed(Set<Attachment> targets, List<VipKey> vipKeys, Collection<String> rowNames, List<String> vipRows) {
+    }
+
+    private void index(SpecKey key, Desired d, long seq) {
+        Indexed x = facts(d);
+        LoadBalancerSpec spec = d.spec();
+        x.targets().forEach(t -> byTarget.computeIfAbsent(t, k -> new LinkedHashSet<>()).add(key));
+        for (String rowName : x.rowNames()) {
+            byRowName.computeIfAbsent(rowName, k -> new LinkedHashSet<>()).add(key);
+        }
+        claims.add(key, x, seq);
+        if (d.facts() != null ? d.facts().checked() : dev.ovnj.lb.plan.HealthChecks.any(spec)) {
             checked.add(key);
             checkedBackends(spec).forEach(b -> byCheckedBackend.computeIfAbsent(b, k -> new LinkedHashSet<>()).add(key));
         }
     }
 
-    private void unindex(SpecKey key, LoadBalancerSpec spec) {
-        Attachment.of(spec).forEach(t -> removeFrom(byTarget, t, key));
-        for (Protocol p : spec.protocols()) {
-            removeFrom(byRowName, spec.name() + "-" + p.wireValue(), key);
+    private void unindex(SpecKey key, Desired d) {
+        Indexed x = facts(d);
+        LoadBalancerSpec spec = d.spec();
+        x.targets().forEach(t -> removeFrom(byTarget, t, key));
+        for (String rowName : x.rowNames()) {
+            removeFrom(byRowName, rowName, key);
         }
-        claims.remove(key, spec);
+        claims.remove(key, x);
         if (checked.remove(key)) {
             checkedBackends(spec).forEach(b -> removeFrom(byCheckedBackend, b, key));
         }
@@ -220,17 +265,15 @@ final class DesiredStore {
         record Claim(SpecKey key, long seq, Set<Attachment> targets, String rowName) {
         }
 
-        void add(SpecKey key, LoadBalancerSpec spec, long seq) {
-            Set<Attachment> targets = Set.copyOf(Attachment.of(spec));
-            for (VipSpec v : spec.vips()) {
-                byVip.computeIfAbsent(VipKey.of(v.protocol(), v.vip()), k -> new ConcurrentHashMap<>())
-                        .put(key, new Claim(key, seq, targets, spec.name() + "-" + v.protocol().wireValue()));
+        private void add(SpecKey key, Indexed x, long seq) {
+            for (int i = 0; i < x.vipKeys().size(); i++) {
+                byVip.computeIfAbsent(x.vipKeys().get(i), k -> new ConcurrentHashMap<>())
+                        .put(key, new Claim(key, seq, x.targets(), x.vipRows().get(i)));
             }
         }
 
-        void remove(SpecKey key, LoadBalancerSpec spec) {
-            for (VipSpec v : spec.vips()) {
-                VipKey k = VipKey.of(v.protocol(), v.vip());
+        private void remove(SpecKey key, Indexed x) {
+            for (VipKey k : x.vipKeys()) {
                 Map<SpecKey, Claim> m = byVip.get(k);
                 if (m != null) {
                     m.remove(key);
@@ -241,9 +284,10 @@ final class DesiredStore {
             }
         }
 
+        /** The specs declaring a VIP: a live view, for the engine thread (the only writer) to read at once. */
         Set<SpecKey> keys(VipKey vipKey) {
             Map<SpecKey, Claim> m = byVip.get(vipKey);
-            return m == null ? Set.of() : Set.copyOf(m.keySet());
+            return m == null ? Set.of() : Collections.unmodifiableSet(m.keySet());
         }
 
         Collection<Claim> claims(VipKey vipKey) {
@@ -251,9 +295,9 @@ final class DesiredStore {
             return m == null ? List.of() : List.copyOf(m.values());
         }
 
-        Set<SpecKey> sharing(LoadBalancerSpec spec) {
+        private Set<SpecKey> sharing(Indexed x) {
             Set<SpecKey> out = new LinkedHashSet<>();
-            for (VipKey k : VipKey.of(spec)) {
+            for (VipKey k : x.vipKeys()) {
                 out.addAll(keys(k));
             }
             return out;

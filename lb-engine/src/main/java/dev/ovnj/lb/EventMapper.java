@@ -4,6 +4,7 @@ import dev.ovnj.lb.plan.DesiredRow;
 import dev.ovnj.lb.plan.Target;
 import dev.ovnj.ovsdb.cache.CacheEvent;
 import dev.ovnj.ovsdb.cache.RowCache;
+import dev.ovnj.ovsdb.data.PersistentSet;
 import dev.ovnj.ovsdb.data.Row;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -165,20 +166,12 @@ final class EventMapper {
         }
     }
 
+    /** The elements that joined or left a set column: O(change) for the cache's persistent sets, not O(set). */
     private static Set<Object> changed(Object before, Object after) {
         Set<Object> out = new LinkedHashSet<>();
         Set<?> b = before instanceof Set<?> s ? s : Set.of();
         Set<?> a = after instanceof Set<?> s ? s : Set.of();
-        for (Object x : b) {
-            if (!a.contains(x)) {
-                out.add(x);
-            }
-        }
-        for (Object x : a) {
-            if (!b.contains(x)) {
-                out.add(x);
-            }
-        }
+        PersistentSet.diff(b, a, out::add, out::add);
         return out;
     }
 

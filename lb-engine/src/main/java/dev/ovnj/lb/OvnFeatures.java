@@ -101,7 +101,17 @@ public final class OvnFeatures {
      * @return messages naming the field, the feature, the release it needs and the one connected
      */
     public static List<String> missing(LoadBalancerSpec spec, RowCache cache) {
-        Optional<String[]> rel = cache.read(() -> release(cache));
+        return missing(spec, cache.read(() -> release(cache)));
+    }
+
+    /**
+     * What a spec needs that a known OVN release lacks, one message each.
+     *
+     * @param spec the spec
+     * @param rel the release as {@link #release} gives it, or empty when unknown (nothing is refused)
+     * @return messages naming the field, the feature, the release it needs and the one connected
+     */
+    public static List<String> missing(LoadBalancerSpec spec, Optional<String[]> rel) {
         if (rel.isEmpty()) {
             return List.of();
         }

@@ -1,5 +1,6 @@
 package dev.ovnj.lb;
 
+import dev.ovnj.lb.plan.DesiredRow;
 import dev.ovnj.lb.plan.LoadBalancerPlan;
 import dev.ovnj.lb.plan.PlanChange;
 import dev.ovnj.lb.plan.Planner;
@@ -85,11 +86,12 @@ final class Reconciler {
             LoadBalancerPlan plan = plan(key.owner(), List.of(), Set.of(key.spec()));
             return plan.isEmpty() ? new Gone() : new Write(plan, List.of());
         }
-        Admission.Verdict v = admission.admit(key.owner(), d.spec(), d.seq(), cache, eip, activeClaim);
+        SpecFacts facts = d.facts() != null ? d.facts() : SpecFacts.of(key.owner(), d.spec());
+        Admission.Verdict v = admission.admit(key.owner(), d.spec(), facts, d.seq(), cache, eip, activeClaim);
         if (!v.admitted()) {
             return new Settled(v.state(), v.reasons(), v.warnings(), Set.of(), v.conflicts());
         }
-        LoadBalancerPlan plan = plan(key.owner(), List.of(d.spec()), Set.of(key.spec()));
+        LoadBalancerPlan plan = plan(key.owner(), List.of(d.spec()), facts.rows(), Set.of(key.spec()));
         List<String> warnings = new ArrayList<>(v.warnings());
         warnings.addAll(plan.conflicts());
         if (!plan.isEmpty()) {
@@ -104,11 +106,17 @@ final class Reconciler {
 
     /** Plans some of an owner's specs in one short cache read, timing how long it held the lock. */
     LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, Set<String> scope) {
+        return plan(owner, specs, null, scope);
+    }
+
+    /** The same, for one spec whose rows are already derived ({@code rows} null: derive them). */
+    private LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, List<DesiredRow> rows, Set<String> scope) {
         counters.specPlans.addAndGet(scope.size());
         return cache.read(() -> {
             long t0 = EngineCounters.now();
             try {
-                return Planner.plan(owner, specs, cache, Set.of(), scope);
+                return rows == null ? Planner.plan(owner, specs, cache, Set.of(), scope)
+                        : Planner.plan(owner, specs, s -> rows, cache, scope);
             } finally {
                 counters.cacheRead(t0);
             }
@@ -146,7 +154,7 @@ final class Reconciler {
                 continue;
             }
             if (!invalid.containsKey(s.name())) {
-                Admission.Verdict v = admission.admit(owner, s, Long.MAX_VALUE, cache, eip, activeClaim);
+                Admission.Verdict v = admission.admit(owner, s, SpecFacts.of(owner, s), Long.MAX_VALUE, cache, eip, activeClaim);
                 if (v.state() == SpecStatus.State.INVALID) {
                     invalid.put(s.name(), v.reasons());
                 } else if (v.state() == SpecStatus.State.CONFLICT) {

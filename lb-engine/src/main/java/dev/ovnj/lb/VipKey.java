@@ -19,7 +19,7 @@ record VipKey(Protocol protocol, String vip) {
     static VipKey of(Protocol protocol, String vip) {
         String normalized;
         try {
-            normalized = Endpoint.parse(vip).toString();
+            normalized = Endpoint.normalize(vip);
         } catch (IllegalArgumentException e) {
             // Foreign rows may hold anything; an unparsable VIP still only equals itself.
             normalized = vip;

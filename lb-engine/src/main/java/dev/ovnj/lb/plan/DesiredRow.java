@@ -107,8 +107,8 @@ public record DesiredRow(String rowName, String spec, Protocol protocol, Map<Str
             for (VipSpec v : spec.vips()) {
                 if (v.protocol() == p) {
                     List<String> backends = new ArrayList<>();
-                    v.backends().forEach(b -> backends.add(Endpoint.parse(b).toString()));
-                    vips.put(Endpoint.parse(v.vip()).toString(), String.join(",", backends));
+                    v.backends().forEach(b -> backends.add(Endpoint.normalize(b)));
+                    vips.put(Endpoint.normalize(v.vip()), String.join(",", backends));
                 }
             }
             Map<String, String> ids = new LinkedHashMap<>(spec.externalIds());

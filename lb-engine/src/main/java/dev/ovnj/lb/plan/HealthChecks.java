@@ -166,7 +166,7 @@ public final class HealthChecks {
                     continue;
                 }
                 HealthCheck hc = v.healthCheck().get();
-                String vipKey = Endpoint.parse(v.vip()).toString();
+                String vipKey = Endpoint.normalize(v.vip());
                 Map<String, String> options = new TreeMap<>();
                 options.put("interval", Integer.toString(hc.interval()));
                 options.put("timeout", Integer.toString(hc.timeout()));

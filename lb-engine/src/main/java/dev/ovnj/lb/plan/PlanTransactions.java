@@ -3,6 +3,7 @@ package dev.ovnj.lb.plan;
 import dev.ovnj.ovsdb.data.NamedUuid;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import dev.ovnj.ovsdb.tx.Condition;
+import dev.ovnj.ovsdb.tx.Insert;
 import dev.ovnj.ovsdb.tx.Mutation;
 import dev.ovnj.ovsdb.tx.Operation;
 import dev.ovnj.ovsdb.tx.Operations;
@@ -14,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -97,22 +99,23 @@ public final class PlanTransactions {
                 NamedUuid ref = new NamedUuid("lb" + created.size());
                 created.put(c.row().rowName(), ref);
                 DesiredRow d = c.row();
-                var insert = Operations.insert("Load_Balancer").uuidName(ref.name())
-                        .value("name", d.rowName())
-                        .value("vips", d.vips())
-                        .value("protocol", Set.of(d.protocol().wireValue()))
-                        .value("options", d.options())
-                        .value("selection_fields", d.selectionFields())
-                        .value("external_ids", d.externalIds());
+                // The row's columns in one map: Insert.value() copies the row per column.
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("name", d.rowName());
+                row.put("vips", d.vips());
+                row.put("protocol", Set.of(d.protocol().wireValue()));
+                row.put("options", d.options());
+                row.put("selection_fields", d.selectionFields());
+                row.put("external_ids", d.externalIds());
                 if (!d.healthChecks().isEmpty()) {
                     Set<Object> checks = new LinkedHashSet<>();
                     d.healthChecks().forEach((vip, options) -> checks.add(insertHealthCheck(vip, options, d.healthCheckIds())));
-                    insert = insert.value("health_check", checks);
+                    row.put("health_check", checks);
                 }
                 if (!d.ipPortMappings().isEmpty()) {
-                    insert = insert.value("ip_port_mappings", d.ipPortMappings());
+                    row.put("ip_port_mappings", d.ipPortMappings());
                 }
-                inserts.add(insert);
+                inserts.add(new Insert("Load_Balancer", row, Optional.of(ref.name()), Optional.empty()));
             } else if (change instanceof PlanChange.UpdateVips u) {
                 guard(u.uuid());
                 List<Mutation> m = new ArrayList<>();

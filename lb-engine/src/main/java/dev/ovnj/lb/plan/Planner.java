@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * Diffs one owner's desired rows against the cache. Reads happen inside one consistent cache read;
@@ -96,7 +97,23 @@ public final class Planner {
      */
     public static LoadBalancerPlan plan(String owner, Collection<LoadBalancerSpec> specs, RowCache cache, Set<String> keep,
                                         Set<String> scope) {
-        return cache.read(() -> new Run(owner, cache).plan(specs, keep, scope));
+        return cache.read(() -> new Run(owner, cache).plan(specs, s -> DesiredRow.of(owner, s), keep, scope));
+    }
+
+    /**
+     * Plans part of one owner from rows the caller already derived (an engine keeps each spec's
+     * {@link DesiredRow#of} from its declaration instead of deriving it on every pass).
+     *
+     * @param owner the owner
+     * @param specs the desired versions of the specs in {@code scope}
+     * @param rows a spec's rows, as {@link DesiredRow#of} gives them for this owner
+     * @param cache the replicated NB cache
+     * @param scope names of the specs to plan
+     * @return the plan for that part
+     */
+    public static LoadBalancerPlan plan(String owner, Collection<LoadBalancerSpec> specs,
+                                        Function<LoadBalancerSpec, List<DesiredRow>> rows, RowCache cache, Set<String> scope) {
+        return cache.read(() -> new Run(owner, cache).plan(specs, rows, Set.of(), scope));
     }
 
     /** One planning pass; lives for the duration of a cache read. */
@@ -124,7 +141,8 @@ public final class Planner {
             this.groups = cache.table("Load_Balancer_Group");
         }
 
-        LoadBalancerPlan plan(Collection<LoadBalancerSpec> specs, Set<String> keep, Set<String> scope) {
+        LoadBalancerPlan plan(Collection<LoadBalancerSpec> specs, Function<LoadBalancerSpec, List<DesiredRow>> rowsOf,
+                              Set<String> keep, Set<String> scope) {
             Map<String, Row> owned = new HashMap<>();
             List<Row> duplicates = new ArrayList<>();
             for (Row r : ownedRows(scope)) {
@@ -147,7 +165,7 @@ public final class Planner {
             }
             Set<String> wanted = new HashSet<>();
             for (LoadBalancerSpec spec : specs) {
-                List<DesiredRow> rows = DesiredRow.of(owner, spec);
+                List<DesiredRow> rows = rowsOf.apply(spec);
                 rows.forEach(d -> wanted.add(d.rowName()));
                 if (spec.group().filter(missingGroups::contains).isPresent()) {
                     continue;

@@ -4,6 +4,7 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import dev.ovnj.nb.eip.IpAddresses;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -40,6 +41,10 @@ public record Endpoint(InetAddress address, int port) {
      * @throws IllegalArgumentException saying what is wrong
      */
     public static Endpoint parse(String text) {
+        long plain = plainIpv4(text);
+        if (plain >= 0) {
+            return new Endpoint(ipv4((int) (plain >>> 16)), (int) (plain & 0xffff));
+        }
         if (text == null || text.isBlank()) {
             throw new IllegalArgumentException("empty address");
         }
@@ -85,6 +90,77 @@ public record Endpoint(InetAddress address, int port) {
             }
         }
         return new Endpoint(literal(text, host), port);
+    }
+
+    /**
+     * OVN's canonical text of an endpoint, as {@code parse(text).toString()} gives it; the text
+     * itself when it is already canonical (the common case: no copy, no address object).
+     *
+     * @param text e.g. {@code 10.0.0.1:80} or {@code [2a01:4f8:0::10]:443}
+     * @return e.g. {@code 10.0.0.1:80} or {@code [2a01:4f8::10]:443}
+     * @throws IllegalArgumentException saying what is wrong
+     */
+    public static String normalize(String text) {
+        return plainIpv4(text) >= 0 ? text : parse(text).toString();
+    }
+
+    /**
+     * Recognizes {@code a.b.c.d} or {@code a.b.c.d:port} written canonically (decimal octets
+     * without leading zeros, a port in 1..65535 without leading zeros, nothing around them)
+     * without a regular expression or an address lookup: the planner and admission see every
+     * endpoint of every spec on each pass. Returns {@code address << 16 | port}, or -1 for any
+     * other text, which the general parser then accepts or refuses with its reason.
+     */
+    private static long plainIpv4(String s) {
+        if (s == null) {
+            return -1;
+        }
+        int n = s.length();
+        int i = 0;
+        long address = 0;
+        for (int octet = 0; octet < 4; octet++) {
+            int start = i;
+            int value = 0;
+            while (i < n && i - start < 3 && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+                value = value * 10 + s.charAt(i) - '0';
+                i++;
+            }
+            if (i == start || value > 255 || (i - start > 1 && s.charAt(start) == '0')) {
+                return -1;
+            }
+            address = address << 8 | value;
+            if (octet < 3) {
+                if (i >= n || s.charAt(i) != '.') {
+                    return -1;
+                }
+                i++;
+            }
+        }
+        if (i == n) {
+            return address << 16;
+        }
+        if (s.charAt(i) != ':') {
+            return -1;
+        }
+        int start = ++i;
+        int port = 0;
+        while (i < n && i - start < 5 && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+            port = port * 10 + s.charAt(i) - '0';
+            i++;
+        }
+        if (i != n || i == start || s.charAt(start) == '0' || port > 65535) {
+            return -1;
+        }
+        return address << 16 | port;
+    }
+
+    private static InetAddress ipv4(int address) {
+        byte[] b = {(byte) (address >>> 24), (byte) (address >>> 16), (byte) (address >>> 8), (byte) address};
+        try {
+            return InetAddress.getByAddress(b);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("four bytes are always an IPv4 address", e);
+        }
     }
 
     /**

@@ -11,13 +11,16 @@ public enum Protocol {
     /** SCTP. */
     SCTP;
 
+    // Computed once: row names and protocol columns are built from it for every spec on each pass.
+    private final String wire = name().toLowerCase(Locale.ROOT);
+
     /**
      * The value OVN stores in {@code Load_Balancer.protocol}.
      *
      * @return the value OVN stores in {
      */
     public String wireValue() {
-        return name().toLowerCase(Locale.ROOT);
+        return wire;
     }
 
     /**

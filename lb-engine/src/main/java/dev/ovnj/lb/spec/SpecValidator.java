@@ -147,11 +147,14 @@ public final class SpecValidator {
             if (vip.hasPort() && !be.hasPort()) {
                 errors.add(new SpecError(owner, name, bf, "\"" + v.backends().get(b) + "\" needs a port because the VIP has one"));
             }
-            if (!seen.add(be.toString())) {
+            if (!seen.add(Endpoint.normalize(v.backends().get(b)))) {
                 errors.add(new SpecError(owner, name, bf, "\"" + v.backends().get(b) + "\" is listed twice"));
             }
         }
         v.healthCheck().ifPresent(hc -> healthCheck(owner, name, field, v, vip, hc, errors));
+        if (v.backendPorts().isEmpty()) {
+            return;
+        }
         java.util.Set<String> hosts = new java.util.HashSet<>();
         for (String b : v.backends()) {
             try {
@@ -288,7 +291,7 @@ public final class SpecValidator {
 
     private static String normalized(String vip) {
         try {
-            return Endpoint.parse(vip).toString();
+            return Endpoint.normalize(vip);
         } catch (IllegalArgumentException e) {
             return vip;
         }

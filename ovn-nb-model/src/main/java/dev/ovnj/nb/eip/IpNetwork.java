@@ -83,8 +83,21 @@ public record IpNetwork(InetAddress address, int prefixLength) {
         if (!IpAddresses.sameFamily(ip, address)) {
             return false;
         }
-        BigInteger value = IpAddresses.toInteger(ip);
-        return value.compareTo(first()) >= 0 && value.compareTo(last()) <= 0;
+        // The prefix bits compared byte by byte: the engine asks this for every VIP on every pass.
+        byte[] x = ip.getAddress();
+        byte[] y = address.getAddress();
+        int full = prefixLength / 8;
+        for (int i = 0; i < full; i++) {
+            if (x[i] != y[i]) {
+                return false;
+            }
+        }
+        int rest = prefixLength % 8;
+        if (rest == 0) {
+            return true;
+        }
+        int mask = 0xff << (8 - rest) & 0xff;
+        return (x[full] & mask) == (y[full] & mask);
     }
 
     /**

@@ -82,4 +82,21 @@ class IpNetworkTest {
         assertThatThrownBy(() -> IpNetwork.parse("fd00::1/129")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> IpNetwork.parse("example.com/24")).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void containsComparesOnlyThePrefixBits() {
+        IpNetwork n = IpNetwork.parse("168.119.17.51/28");
+        assertThat(n.contains(IpAddresses.parse("168.119.17.48"))).isTrue();
+        assertThat(n.contains(IpAddresses.parse("168.119.17.63"))).isTrue();
+        assertThat(n.contains(IpAddresses.parse("168.119.17.64"))).isFalse();
+        assertThat(n.contains(IpAddresses.parse("168.119.17.47"))).isFalse();
+        assertThat(IpNetwork.parse("10.0.0.1/0").contains(IpAddresses.parse("255.1.2.3"))).isTrue();
+        assertThat(IpNetwork.parse("10.0.0.1/32").contains(IpAddresses.parse("10.0.0.1"))).isTrue();
+        assertThat(IpNetwork.parse("10.0.0.1/32").contains(IpAddresses.parse("10.0.0.2"))).isFalse();
+        assertThat(IpNetwork.parse("10.1.0.1/9").contains(IpAddresses.parse("10.127.255.255"))).isTrue();
+        assertThat(IpNetwork.parse("10.1.0.1/9").contains(IpAddresses.parse("10.128.0.0"))).isFalse();
+        assertThat(IpNetwork.parse("fd00::1/64").contains(IpAddresses.parse("fd00::ffff:1"))).isTrue();
+        assertThat(IpNetwork.parse("fd00::1/64").contains(IpAddresses.parse("fd00:0:0:1::1"))).isFalse();
+        assertThat(IpNetwork.parse("fd00::1/64").contains(IpAddresses.parse("10.0.0.1"))).isFalse();
+    }
 }

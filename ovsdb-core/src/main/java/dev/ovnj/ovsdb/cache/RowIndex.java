@@ -1,5 +1,6 @@
 package dev.ovnj.ovsdb.cache;
 
+import dev.ovnj.ovsdb.data.PersistentSet;
 import dev.ovnj.ovsdb.data.Row;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -71,6 +72,17 @@ final class RowIndex {
     void replace(Row old, Row row) {
         Collection<?> before = keys(old);
         Collection<?> after = keys(row);
+        if (before instanceof Set<?> b && after instanceof Set<?> a && !spec.unique()) {
+            // A set column (a group's load_balancer, say): move only the keys that changed, found
+            // along the persistent sets' shared structure instead of by walking both sets.
+            PersistentSet.diff(b, a, k -> {
+                // The row stays under this hash if another of its keys has it.
+                if (!hasHashCodeOf(a, k)) {
+                    entries.remove(HashedUuids.hash(k), old.uuid());
+                }
+            }, k -> entries.add(HashedUuids.hash(k), row.uuid()));
+            return;
+        }
         if (before.equals(after)) {
             return;
         }
@@ -118,6 +130,20 @@ final class RowIndex {
             return v instanceof Map<?, ?> m && key.equals(m.get(spec.mapKey()));
         }
         return v instanceof Set<?> s ? s.contains(key) : key.equals(v);
+    }
+
+    /** Whether {@code set} holds an element with {@code key}'s hash code (equal hash codes, equal index hashes). */
+    private static boolean hasHashCodeOf(Set<?> set, Object key) {
+        int h = key.hashCode();
+        if (set instanceof PersistentSet<?> p) {
+            return p.containsHashCode(h);
+        }
+        for (Object e : set) {
+            if (e.hashCode() == h) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Collection<?> keys(Row row) {

@@ -85,4 +85,60 @@ class PersistentSetTest {
         assertThat(next.get("load_balancer")).isInstanceOf(PersistentSet.class).isEqualTo(lbs);
         assertThat((Set<Object>) row.get("load_balancer")).hasSize(100).contains(removed);
     }
+
+    @Test
+    void diffReportsExactlyTheElementsThatDiffer() {
+        Random random = new Random(11);
+        for (int round = 0; round < 200; round++) {
+            PersistentSet<Object> before = PersistentSet.empty();
+            Set<Object> plain = new HashSet<>();
+            int n = random.nextInt(round < 100 ? 40 : 3000);
+            for (int i = 0; i < n; i++) {
+                // Small integers collide on low hash bits; Colliding forces full-hash collisions.
+                Object e = random.nextInt(4) == 0 ? new Colliding(random.nextInt(50)) : (Object) random.nextInt(5000);
+                before = before.plus(e);
+                plain.add(e);
+            }
+            PersistentSet<Object> after = before;
+            for (int i = random.nextInt(20); i > 0; i--) {
+                Object e = random.nextBoolean() ? (Object) random.nextInt(5000) : new Colliding(random.nextInt(50));
+                after = random.nextBoolean() ? after.plus(e) : after.minus(e);
+            }
+            Set<Object> removed = new HashSet<>();
+            Set<Object> added = new HashSet<>();
+            PersistentSet.diff(before, after, removed::add, added::add);
+            Set<Object> wantRemoved = new HashSet<>(before);
+            wantRemoved.removeAll(after);
+            Set<Object> wantAdded = new HashSet<>(after);
+            wantAdded.removeAll(before);
+            assertThat(removed).as("round %d removed", round).isEqualTo(wantRemoved);
+            assertThat(added).as("round %d added", round).isEqualTo(wantAdded);
+            // Two sets built independently share nothing, and a plain set takes the element path.
+            Set<Object> r2 = new HashSet<>();
+            Set<Object> a2 = new HashSet<>();
+            PersistentSet.diff(PersistentSet.copyOf(new java.util.ArrayList<>(plain)), after, r2::add, a2::add);
+            assertThat(r2).isEqualTo(wantRemoved);
+            assertThat(a2).isEqualTo(wantAdded);
+            Set<Object> r3 = new HashSet<>();
+            Set<Object> a3 = new HashSet<>();
+            PersistentSet.diff(plain, after, r3::add, a3::add);
+            assertThat(r3).isEqualTo(wantRemoved);
+            assertThat(a3).isEqualTo(wantAdded);
+        }
+    }
+
+    @Test
+    void containsHashCodeAnswersLikeAScan() {
+        Random random = new Random(5);
+        PersistentSet<Object> set = PersistentSet.empty();
+        for (int i = 0; i < 2000; i++) {
+            Object e = random.nextInt(4) == 0 ? new Colliding(random.nextInt(50)) : (Object) random.nextInt(5000);
+            set = random.nextInt(3) == 0 ? set.minus(e) : set.plus(e);
+        }
+        for (int h = -10; h < 5100; h++) {
+            int hash = h;
+            boolean scanned = set.stream().anyMatch(e -> e.hashCode() == hash);
+            assertThat(set.containsHashCode(hash)).as("hash %d", hash).isEqualTo(scanned);
+        }
+    }
 }
