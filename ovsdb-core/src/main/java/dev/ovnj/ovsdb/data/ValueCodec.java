@@ -34,6 +34,7 @@ public final class ValueCodec {
 
     // Sorting makes encoded sets and maps deterministic, which keeps logs and test expectations stable.
     private static final Comparator<Object> ATOM_ORDER = ValueCodec::compareAtoms;
+    private static final Comparator<Map.Entry<?, ?>> ENTRY_ORDER = (a, b) -> compareAtoms(a.getKey(), b.getKey());
 
     private ValueCodec() {
     }
@@ -193,7 +194,9 @@ public final class ValueCodec {
             }
             BaseType valueType = type.value().orElseThrow();
             List<Map.Entry<?, ?>> entries = new ArrayList<>(map.entrySet());
-            entries.sort(Comparator.comparing(Map.Entry::getKey, ATOM_ORDER));
+            if (entries.size() > 1) {
+                entries.sort(ENTRY_ORDER);
+            }
             ArrayNode pairs = NODES.arrayNode();
             for (Map.Entry<?, ?> entry : entries) {
                 pairs.add(NODES.arrayNode()
@@ -209,9 +212,13 @@ public final class ValueCodec {
             throw new ValueTypeException(type, describe(value), "expected a java.util.Set");
         }
         List<Object> elements = new ArrayList<>(collection);
-        elements.sort(ATOM_ORDER);
+        if (elements.size() > 1) {
+            elements.sort(ATOM_ORDER);
+        }
         ArrayNode atoms = NODES.arrayNode();
-        elements.forEach(element -> atoms.add(atomToJson(type, type.key(), element)));
+        for (Object element : elements) {
+            atoms.add(atomToJson(type, type.key(), element));
+        }
         return NODES.arrayNode().add("set").add(atoms);
     }
 
