@@ -31,7 +31,7 @@ final class TransactionRunner {
                     "not connected to " + options.database() + " (connecting to " + options.remotes() + ")"));
         }
         CompletableFuture<TransactionResult> result = new CompletableFuture<>();
-        s.rpc.call("transact", tx.toParams(), options.requestTimeout()).whenComplete((json, err) -> {
+        s.rpc.call("transact", tx.sharedParams(), options.requestTimeout()).whenComplete((json, err) -> {
             if (err != null) {
                 callbacks.complete(result, null, err);
                 return;

@@ -9,8 +9,7 @@ import dev.ovnj.ovsdb.schema.ColumnType;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,6 +34,7 @@ public final class ValueCodec {
 
     // Sorting makes encoded sets and maps deterministic, which keeps logs and test expectations stable.
     private static final Comparator<Object> ATOM_ORDER = ValueCodec::compareAtoms;
+    private static final Comparator<Map.Entry<?, ?>> ENTRY_ORDER = (a, b) -> compareAtoms(a.getKey(), b.getKey());
 
     private ValueCodec() {
     }
@@ -51,22 +51,29 @@ public final class ValueCodec {
         if (type.isMap()) {
             return mapFromJson(type, json);
         }
+        // A set of one may be a bare atom; its elements are read in place, without a copy.
+        JsonNode elements = isTagged(json, "set") ? elementsOf(type, json) : null;
         if (type.isScalar()) {
-            List<JsonNode> elements = isTagged(json, "set") ? elementsOf(type, json) : List.of(json);
-            if (elements.size() != 1) {
+            if (elements != null && elements.size() != 1) {
                 throw new ValueTypeException(type, json.toString(), "expected exactly one atom");
             }
-            return atomFromJson(type, type.key(), elements.get(0));
+            return atomFromJson(type, type.key(), elements == null ? json : elements.get(0));
         }
-        List<JsonNode> elements = isTagged(json, "set") ? elementsOf(type, json) : List.of(json);
-        checkCount(type, json, elements.size());
-        Set<Object> set = new LinkedHashSet<>();
-        for (JsonNode element : elements) {
-            if (!set.add(atomFromJson(type, type.key(), element))) {
-                throw new ValueTypeException(type, json.toString(), "set contains duplicate element " + element);
-            }
+        int count = elements == null ? 1 : elements.size();
+        checkCount(type, json, count);
+        if (elements == null) {
+            return Set.of(atomFromJson(type, type.key(), json));
         }
-        return Set.copyOf(set);
+        Object[] atoms = new Object[count];
+        for (int i = 0; i < count; i++) {
+            atoms[i] = atomFromJson(type, type.key(), elements.get(i));
+        }
+        try {
+            return Set.of(atoms);
+        } catch (IllegalArgumentException duplicate) {
+            throw new ValueTypeException(type, json.toString(), "set contains duplicate element "
+                    + elements.get(firstDuplicate(atoms)));
+        }
     }
 
     private static Map<Object, Object> mapFromJson(ColumnType type, JsonNode json) {
@@ -74,31 +81,52 @@ public final class ValueCodec {
             throw new ValueTypeException(type, json.toString(), "expected [\"map\", [[key, value], ...]]");
         }
         BaseType valueType = type.value().orElseThrow();
-        Map<Object, Object> map = new LinkedHashMap<>();
-        for (JsonNode pair : json.get(1)) {
+        JsonNode pairs = json.get(1);
+        int count = pairs.size();
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Map.Entry<Object, Object>[] entries = new Map.Entry[count];
+        for (int i = 0; i < count; i++) {
+            JsonNode pair = pairs.get(i);
             if (!pair.isArray() || pair.size() != 2) {
                 throw new ValueTypeException(type, json.toString(), "map entry " + pair + " is not a [key, value] pair");
             }
-            Object key = atomFromJson(type, type.key(), pair.get(0));
-            if (map.put(key, atomFromJson(type, valueType, pair.get(1))) != null) {
-                throw new ValueTypeException(type, json.toString(), "map contains duplicate key " + pair.get(0));
+            entries[i] = Map.entry(atomFromJson(type, type.key(), pair.get(0)), atomFromJson(type, valueType, pair.get(1)));
+        }
+        Map<Object, Object> map;
+        try {
+            map = Map.ofEntries(entries);
+        } catch (IllegalArgumentException duplicate) {
+            Object[] keys = new Object[count];
+            for (int i = 0; i < count; i++) {
+                keys[i] = entries[i].getKey();
             }
+            throw new ValueTypeException(type, json.toString(), "map contains duplicate key "
+                    + pairs.get(firstDuplicate(keys)).get(0));
         }
         checkCount(type, json, map.size());
-        return Map.copyOf(map);
+        return map;
+    }
+
+    /** Index of the first atom equal to an earlier one; only called once a duplicate is known. */
+    private static int firstDuplicate(Object[] atoms) {
+        Set<Object> seen = new HashSet<>();
+        for (int i = 0; i < atoms.length; i++) {
+            if (!seen.add(atoms[i])) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no duplicate");
     }
 
     private static boolean isTagged(JsonNode json, String tag) {
         return json.isArray() && json.size() == 2 && tag.equals(json.get(0).textValue());
     }
 
-    private static List<JsonNode> elementsOf(ColumnType type, JsonNode json) {
+    private static JsonNode elementsOf(ColumnType type, JsonNode json) {
         if (!json.get(1).isArray()) {
             throw new ValueTypeException(type, json.toString(), "expected [\"set\", [atom, ...]]");
         }
-        List<JsonNode> elements = new ArrayList<>();
-        json.get(1).forEach(elements::add);
-        return elements;
+        return json.get(1);
     }
 
     private static void checkCount(ColumnType type, JsonNode json, int count) {
@@ -166,7 +194,9 @@ public final class ValueCodec {
             }
             BaseType valueType = type.value().orElseThrow();
             List<Map.Entry<?, ?>> entries = new ArrayList<>(map.entrySet());
-            entries.sort(Comparator.comparing(Map.Entry::getKey, ATOM_ORDER));
+            if (entries.size() > 1) {
+                entries.sort(ENTRY_ORDER);
+            }
             ArrayNode pairs = NODES.arrayNode();
             for (Map.Entry<?, ?> entry : entries) {
                 pairs.add(NODES.arrayNode()
@@ -182,9 +212,13 @@ public final class ValueCodec {
             throw new ValueTypeException(type, describe(value), "expected a java.util.Set");
         }
         List<Object> elements = new ArrayList<>(collection);
-        elements.sort(ATOM_ORDER);
+        if (elements.size() > 1) {
+            elements.sort(ATOM_ORDER);
+        }
         ArrayNode atoms = NODES.arrayNode();
-        elements.forEach(element -> atoms.add(atomToJson(type, type.key(), element)));
+        for (Object element : elements) {
+            atoms.add(atomToJson(type, type.key(), element));
+        }
         return NODES.arrayNode().add("set").add(atoms);
     }
 

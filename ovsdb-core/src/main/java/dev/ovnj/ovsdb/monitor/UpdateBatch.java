@@ -2,6 +2,7 @@ package dev.ovnj.ovsdb.monitor;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ovnj.ovsdb.data.UuidText;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -108,17 +109,25 @@ public record UpdateBatch(List<RowUpdate> updates, Optional<String> lastTxnId) {
             Iterator<Map.Entry<String, JsonNode>> rows = t.getValue().fields();
             while (rows.hasNext()) {
                 Map.Entry<String, JsonNode> r = rows.next();
-                UUID uuid;
-                try {
-                    uuid = UUID.fromString(r.getKey());
-                } catch (IllegalArgumentException e) {
-                    throw new MonitorProtocolException("row key \"" + r.getKey() + "\" in " + t.getKey() + " is not a UUID");
-                }
+                UUID uuid = rowKey(t.getKey(), r.getKey());
                 if (!r.getValue().isObject()) {
                     throw new MonitorProtocolException("row-update for " + t.getKey() + " " + uuid + " is not an object");
                 }
                 visitor.visit(t.getKey(), uuid, (ObjectNode) r.getValue());
             }
+        }
+    }
+
+    private static UUID rowKey(String table, String key) {
+        UUID uuid = UuidText.parse(key);
+        if (uuid != null) {
+            return uuid;
+        }
+        try {
+            // Not canonical: accepted as before, in whatever form UUID.fromString takes.
+            return UUID.fromString(key);
+        } catch (IllegalArgumentException e) {
+            throw new MonitorProtocolException("row key \"" + key + "\" in " + table + " is not a UUID");
         }
     }
 

@@ -16,10 +16,32 @@ import java.util.List;
 public final class RpcCodec extends MessageToMessageCodec<JsonNode, RpcMessage> {
 
     private final JsonNodeFactory nodes = JsonNodeFactory.instance;
+    private final boolean encodes;
 
     /** Creates a codec; it holds no per-channel state. */
     public RpcCodec() {
+        this(true);
+    }
+
+    private RpcCodec(boolean encodes) {
         super(JsonNode.class, RpcMessage.class);
+        this.encodes = encodes;
+    }
+
+    /**
+     * Creates a codec that only decodes, letting outgoing {@link RpcMessage}s pass to a
+     * {@link dev.ovnj.ovsdb.wire.JsonFrameEncoder}, which writes them straight to bytes without
+     * building their JSON tree first ({@link RpcPipeline} installs this one).
+     *
+     * @return a decoding codec
+     */
+    public static RpcCodec decoding() {
+        return new RpcCodec(false);
+    }
+
+    @Override
+    public boolean acceptOutboundMessage(Object msg) throws Exception {
+        return encodes && super.acceptOutboundMessage(msg);
     }
 
     @Override

@@ -2,9 +2,9 @@ package dev.ovnj.ovsdb.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.ovnj.ovsdb.data.UuidText;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * The five atomic types of RFC 7047 section 3.2, each knowing its Java representation, its
@@ -25,9 +25,6 @@ public enum AtomicType {
     /** A UUID, written in JSON as {@code ["uuid", "<36 characters>"]}. */
     UUID("uuid", java.util.UUID.class, new java.util.UUID(0, 0));
 
-    // UUID.fromString accepts abbreviated forms such as "1-1-1-1-1", which OVSDB does not.
-    private static final Pattern UUID_TEXT =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
     private final String jsonName;
     private final Class<?> javaType;
@@ -101,9 +98,10 @@ public enum AtomicType {
 
     private static Optional<Object> decodeUuid(JsonNode json) {
         if (json.isArray() && json.size() == 2 && "uuid".equals(json.get(0).textValue())) {
-            String text = json.get(1).textValue();
-            if (text != null && UUID_TEXT.matcher(text).matches()) {
-                return Optional.of(java.util.UUID.fromString(text));
+            // Strict: UUID.fromString accepts abbreviated forms such as "1-1-1-1-1", which OVSDB does not.
+            java.util.UUID uuid = UuidText.parse(json.get(1).textValue());
+            if (uuid != null) {
+                return Optional.of(uuid);
             }
         }
         return Optional.empty();

@@ -59,10 +59,11 @@ public final class JsonFrameDecoder extends ChannelInboundHandlerAdapter {
                 .maxStringLength(limits.maxMessageBytes())
                 .maxNameLength(limits.maxMessageBytes())
                 .build();
-        // Row UUIDs appear as field names. Interning them would pin them in the JVM string table,
-        // and canonicalizing them would keep every UUID ever received in the symbol table of this
-        // connection-long parser: a String and about 90 bytes of hash table per row (170 B per
-        // cached Load_Balancer row, more with every row inserted and deleted over the connection).
+        // Row UUIDs appear as field names, tens of thousands in one monitor reply. Interning them
+        // would pin them in the JVM string table; canonicalizing them made Jackson copy its growing
+        // name table for every new long name (a 50,000-row reply allocated 230 MB of int[] there,
+        // two thirds of its decoding) and kept every UUID ever received in this connection-long
+        // parser's symbol table (about 170 B per cached Load_Balancer row, growing with churn).
         this.factory = JsonFactory.builder()
                 .streamReadConstraints(constraints)
                 .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 
 /**
  * Assembles a {@link JsonNode} tree from a token stream one token at a time, because a
@@ -32,8 +34,11 @@ final class JsonTreeBuilder {
      */
     JsonNode accept(JsonToken token, JsonParser parser) throws IOException {
         switch (token) {
-            case START_OBJECT -> openContainer(nodes.objectNode());
-            case START_ARRAY -> openContainer(nodes.arrayNode());
+            // Sized for OVSDB's shapes: most objects hold a few members (a row update, a row) and
+            // most arrays are pairs (["uuid", ...], ["map", [...]], [key, value]); the default
+            // capacities (16 and 10) tripled the bytes a 50,000-row monitor reply allocated for them.
+            case START_OBJECT -> openContainer(new ObjectNode(nodes, new LinkedHashMap<>(4)));
+            case START_ARRAY -> openContainer(new ArrayNode(nodes, new ArrayList<>(2)));
             case END_OBJECT, END_ARRAY -> {
                 ContainerNode<?> closed = open.pop();
                 return open.isEmpty() ? closed : null;

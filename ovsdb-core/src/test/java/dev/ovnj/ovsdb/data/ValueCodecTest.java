@@ -107,6 +107,9 @@ class ValueCodecTest {
                 .hasMessageStartingWith("expected exactly one atom");
         assertThatThrownBy(() -> ValueCodec.fromJson(type("tags"), parse("['set',['a','a']]")))
                 .hasMessageStartingWith("set contains duplicate element \"a\"");
+        assertThatThrownBy(() -> ValueCodec.fromJson(type("options"), parse("['map',[['k','1'],['j','2'],['k','3']]]")))
+                .isInstanceOf(ValueTypeException.class)
+                .hasMessageStartingWith("map contains duplicate key \"k\"");
         assertThatThrownBy(() -> ValueCodec.toJson(type("count"), 3))
                 .isInstanceOf(ValueTypeException.class)
                 .hasMessageStartingWith("expected a Long atom, got Integer 3");

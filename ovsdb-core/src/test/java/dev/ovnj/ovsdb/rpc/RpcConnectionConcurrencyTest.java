@@ -12,6 +12,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.DefaultEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.local.LocalAddress;
@@ -27,6 +28,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -107,6 +109,62 @@ class RpcConnectionConcurrencyTest {
 
         client.close().sync();
         assertThat(conn.closeFuture().get(10, TimeUnit.SECONDS)).isNull();
+        server.close().sync();
+    }
+
+    @Test
+    void aBurstOfCallsFromAnotherThreadLeavesInOneFlushAndALoneCallIsFlushedAtOnce() throws Exception {
+        LocalAddress address = new LocalAddress("ovsdb-" + System.nanoTime());
+        Channel server = new ServerBootstrap().group(loops).channel(LocalServerChannel.class)
+                .childHandler(new ChannelInitializer<LocalChannel>() {
+                    @Override
+                    protected void initChannel(LocalChannel ch) {
+                        ch.pipeline().addLast(new JsonFrameDecoder(FrameLimits.defaults()),
+                                new JsonFrameEncoder(), new RpcCodec(), new FakeServer());
+                    }
+                }).bind(address).sync().channel();
+        AtomicInteger flushes = new AtomicInteger();
+        RpcConnection conn = new RpcConnection(listenerPool, n -> { });
+        Channel client = new Bootstrap().group(loops).channel(LocalChannel.class)
+                .handler(new ChannelInitializer<LocalChannel>() {
+                    @Override
+                    protected void initChannel(LocalChannel ch) {
+                        ch.pipeline().addLast(new ChannelOutboundHandlerAdapter() {
+                            @Override
+                            public void flush(ChannelHandlerContext ctx) {
+                                flushes.incrementAndGet();
+                                ctx.flush();
+                            }
+                        });
+                        RpcPipeline.configure(ch.pipeline(), FrameLimits.defaults(), Duration.ZERO, conn);
+                    }
+                }).connect(address).sync().channel();
+
+        // Hold the client's event loop so that the whole burst is queued before any of it runs.
+        CountDownLatch release = new CountDownLatch(1);
+        client.eventLoop().execute(() -> {
+            try {
+                release.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        int before = flushes.get();
+        List<CompletableFuture<JsonNode>> burst = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            burst.add(conn.call("transact", JsonNodeFactory.instance.arrayNode(), Duration.ofSeconds(30)));
+        }
+        release.countDown();
+        for (CompletableFuture<JsonNode> r : burst) {
+            r.get(30, TimeUnit.SECONDS);
+        }
+        assertThat(flushes.get() - before).as("flushes for 50 queued calls").isEqualTo(1);
+
+        // Nothing else queued: a single call must not wait for company.
+        assertThat(conn.call("transact", JsonNodeFactory.instance.arrayNode(), Duration.ofSeconds(30))
+                .get(10, TimeUnit.SECONDS)).isNotNull();
+
+        client.close().sync();
         server.close().sync();
     }
 }

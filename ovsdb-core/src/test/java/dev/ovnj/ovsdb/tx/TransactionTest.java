@@ -34,6 +34,20 @@ class TransactionTest {
     }
 
     @Test
+    void sharedParamsEqualTheCopyAndShareTheOperations() {
+        Insert lb = Operations.insert("Load_Balancer").value("name", "web").uuidName("lb");
+        Transaction tx = Transaction.builder(nb).add(lb)
+                .add(Operations.mutate("Logical_Router").where(Condition.eq("name", "r1"))
+                        .mutation(Mutation.insert("load_balancer", lb.reference())))
+                .build();
+        assertThat(tx.sharedParams()).isEqualTo(tx.toParams());
+        assertThat(tx.sharedParams().get(1)).isSameAs(tx.sharedParams().get(1));
+        assertThat(tx.toParams().get(1)).isNotSameAs(tx.sharedParams().get(1));
+        tx.sharedParams().removeAll();
+        assertThat(tx.sharedParams()).hasSize(3);
+    }
+
+    @Test
     void paramsAreFreshCopies() {
         Transaction tx = Transaction.builder(nb).add(Operations.comment("x")).build();
         tx.toParams().removeAll();

@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ovnj.ovsdb.rpc.RpcCodec;
+import dev.ovnj.ovsdb.rpc.RpcMessage;
+import dev.ovnj.ovsdb.rpc.RpcNotification;
+import dev.ovnj.ovsdb.rpc.RpcRequest;
+import dev.ovnj.ovsdb.rpc.RpcResponse;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
@@ -14,9 +19,9 @@ class JsonFrameEncoderTest {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private static String encode(JsonNode node) {
+    private static String encode(Object message) {
         EmbeddedChannel ch = new EmbeddedChannel(new JsonFrameEncoder());
-        ch.writeOutbound(node);
+        ch.writeOutbound(message);
         ByteBuf out = ch.readOutbound();
         try {
             return out.toString(StandardCharsets.UTF_8);
@@ -46,5 +51,23 @@ class JsonFrameEncoderTest {
         ByteBuf wire = ch.readOutbound();
         ch.writeInbound(wire);
         assertThat(ch.<JsonNode>readInbound()).isEqualTo(msg);
+    }
+
+    @Test
+    void rpcMessagesAreWrittenDirectlyExactlyAsTheirJsonTrees() {
+        ObjectNode op = NODES.objectNode().put("op", "insert").put("table", "Load_Balancer");
+        op.putObject("row").put("name", "caf\u00e9 \ud83d\ude00").put("n", 12345678901234L).put("r", 0.5);
+        RpcMessage[] messages = {
+            new RpcRequest(NODES.numberNode(7), "transact", NODES.arrayNode().add("OVN_Northbound").add(op)),
+            new RpcNotification("update3", NODES.arrayNode().addNull().add(true)),
+            RpcResponse.success(NODES.textNode("echo"), NODES.arrayNode()),
+            RpcResponse.failure(NODES.numberNode(3), NODES.objectNode().put("error", "unknown method")),
+        };
+        RpcCodec codec = new RpcCodec();
+        for (RpcMessage message : messages) {
+            assertThat(encode(message)).isEqualTo(encode(codec.toJson(message)));
+        }
+        assertThat(encode(messages[0])).startsWith("{\"method\":\"transact\",\"params\":[\"OVN_Northbound\",")
+                .endsWith(",\"id\":7}");
     }
 }
