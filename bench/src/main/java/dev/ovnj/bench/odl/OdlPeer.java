@@ -45,7 +45,8 @@ import org.opendaylight.ovsdb.lib.schema.GenericTableSchema;
  * <pre>
  *   OdlPeer bulk HOST:PORT WARM_HOST:PORT N WINDOW ROUTER SWITCH PREFIX MONITOR
  *       N single-load-balancer transactions (insert with uuid-name, attach to ROUTER and SWITCH),
- *       at most WINDOW in flight, after a warm-up of N/10 (at least 200) on the warm-up server.
+ *       at most WINDOW in flight, after a full-size warm-up pass on the warm-up server and a wait
+ *       until the JIT compilers are idle (as the harness does for ovnj's clients).
  *       MONITOR=true keeps a monitor of the three tables with a row map updated from every
  *       update, as a cache-keeping controller would; false sends transactions only.
  *   OdlPeer sync HOST:PORT
@@ -253,10 +254,30 @@ public final class OdlPeer {
 
     private String bulk(String hostPort, String warmHostPort, int n, int window, String router, String sw, String prefix,
                         boolean monitor) throws Exception {
-        bulkPass(warmHostPort, Math.max(200, n / 10), window, router, sw, "warm-", monitor);
+        bulkPass(warmHostPort, n, window, router, sw, "warm-", monitor);
+        awaitJitQuiet();
         Pass p = bulkPass(hostPort, n, window, router, sw, prefix, monitor);
         return String.format(Locale.ROOT, "{\"wall_s\": %.6f, \"cpu_s\": %.4f, \"failures\": %d, \"rows\": %d, \"updates\": %d, \"first_error\": %s}",
                 p.wallS(), p.cpuS(), p.failures(), n, p.updates(), p.firstError() == null ? "null" : quote(p.firstError()));
+    }
+
+    /** Waits (at most 15 s) until the JIT compilers have been idle for half a second. */
+    private static void awaitJitQuiet() throws InterruptedException {
+        var jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            return;
+        }
+        long deadline = System.nanoTime() + 15_000_000_000L;
+        long last = jit.getTotalCompilationTime();
+        long quietSince = System.nanoTime();
+        while (System.nanoTime() < deadline && System.nanoTime() - quietSince < 500_000_000L) {
+            Thread.sleep(50);
+            long now = jit.getTotalCompilationTime();
+            if (now != last) {
+                last = now;
+                quietSince = System.nanoTime();
+            }
+        }
     }
 
     private String sync(String hostPort) throws Exception {
