@@ -470,7 +470,7 @@ final class EngineLoop {
                     + settings.stallTimeout().toSeconds() + " s" : "engine loop running again";
             LOG.warn("{}", reason);
             boolean avail = isAvailable();
-            bus.publish(l -> l.onAvailability(avail, reason));
+            bus.publish(ListenerBus.Event.AVAILABILITY, l -> l.onAvailability(avail, reason));
         }
         step("watchdog", this::schedulePass);
     }
@@ -583,7 +583,7 @@ final class EngineLoop {
                 LOG.info("engine {}: {}", now ? "available" : "unavailable", reason);
             }
             announced = true;
-            bus.publish(l -> l.onAvailability(now, reason));
+            bus.publish(ListenerBus.Event.AVAILABILITY, l -> l.onAvailability(now, reason));
         }
         availabilityReason = reason;
     }
@@ -850,7 +850,7 @@ final class EngineLoop {
         }
         List<RepairEvent> events = List.copyOf(unreported);
         unreported.clear();
-        bus.publish(l -> l.onRepairs(events));
+        bus.publish(ListenerBus.Event.REPAIRS, l -> l.onRepairs(events));
         if (events.size() > MASS_REPAIR_ROWS) {
             long slowest = events.stream().mapToLong(e -> e.latency().toNanos()).max().orElse(0);
             LOG.info("repaired {} rows in {} ms", events.size(), String.format(Locale.ROOT, "%.1f", slowest / 1e6));

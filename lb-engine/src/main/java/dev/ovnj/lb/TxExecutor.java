@@ -80,7 +80,7 @@ final class TxExecutor {
             Throwable cause = unwrap(err);
             Duration latency = Duration.ofNanos(System.nanoTime() - sent);
             int ops = tx.operations().size();
-            bus.publish(l -> l.onTransaction(ops, latency, cause));
+            bus.publish(ListenerBus.Event.TRANSACTION, l -> l.onTransaction(ops, latency, cause));
             if (cause == null) {
                 counters.transactions.incrementAndGet();
                 counters.operations.addAndGet(ops);
