@@ -4,6 +4,7 @@ import dev.ovnj.lb.plan.DesiredRow;
 import dev.ovnj.lb.plan.Target;
 import dev.ovnj.ovsdb.cache.CacheEvent;
 import dev.ovnj.ovsdb.cache.RowCache;
+import dev.ovnj.ovsdb.data.PersistentSet;
 import dev.ovnj.ovsdb.data.Row;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -167,6 +168,12 @@ final class EventMapper {
 
     private static Set<Object> changed(Object before, Object after) {
         Set<Object> out = new LinkedHashSet<>();
+        if (before instanceof PersistentSet<?> pb && after instanceof PersistentSet<?> pa) {
+            // A group's or router's big set after a one-element diff shares all but one path with
+            // the old one: walk that path instead of scanning both sets on every change.
+            PersistentSet.difference(pb, pa, out::add);
+            return out;
+        }
         Set<?> b = before instanceof Set<?> s ? s : Set.of();
         Set<?> a = after instanceof Set<?> s ? s : Set.of();
         for (Object x : b) {

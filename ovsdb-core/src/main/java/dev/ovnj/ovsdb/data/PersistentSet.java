@@ -8,6 +8,7 @@ import java.util.Deque;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * An immutable hash set whose {@link #plus} and {@link #minus} share structure with the original
@@ -87,6 +88,89 @@ public final class PersistentSet<E> extends AbstractSet<E> {
         }
         Node n = root.minus(element, element.hashCode(), 0);
         return n == root ? this : new PersistentSet<>(n, size - 1);
+    }
+
+    /**
+     * Calls {@code sink} with every element in exactly one of the two sets. Sets derived from one
+     * another by {@link #plus} and {@link #minus} share their unchanged subtrees, which are skipped
+     * by identity: one element added to a 10,000-element set costs a walk down one path, not a
+     * scan of both sets.
+     *
+     * @param a one set
+     * @param b the other
+     * @param sink receives each element of the symmetric difference once
+     * @param <E> element type
+     */
+    public static <E> void difference(PersistentSet<? extends E> a, PersistentSet<? extends E> b, Consumer<? super E> sink) {
+        @SuppressWarnings("unchecked")
+        Consumer<Object> out = (Consumer<Object>) sink;
+        difference(a.root, b.root, 0, out);
+    }
+
+    private static void difference(Node x, Node y, int shift, Consumer<Object> out) {
+        if (x == y) {
+            return;
+        }
+        if (Node.collisionLevel(shift)) {
+            for (Object e : x.slots) {
+                if (!y.contains(e, e.hashCode(), shift)) {
+                    out.accept(e);
+                }
+            }
+            for (Object e : y.slots) {
+                if (!x.contains(e, e.hashCode(), shift)) {
+                    out.accept(e);
+                }
+            }
+            return;
+        }
+        int bits = x.bitmap | y.bitmap;
+        while (bits != 0) {
+            int bit = Integer.lowestOneBit(bits);
+            bits &= ~bit;
+            Object sx = (x.bitmap & bit) == 0 ? null : x.slots[Integer.bitCount(x.bitmap & (bit - 1))];
+            Object sy = (y.bitmap & bit) == 0 ? null : y.slots[Integer.bitCount(y.bitmap & (bit - 1))];
+            if (sx == sy) {
+                continue;
+            }
+            if (sx == null || sy == null) {
+                all(sx == null ? sy : sx, out);
+            } else if (sx instanceof Node nx && sy instanceof Node ny) {
+                difference(nx, ny, shift + BITS, out);
+            } else if (sx instanceof Node nx) {
+                oneAgainst(nx, sy, out);
+            } else if (sy instanceof Node ny) {
+                oneAgainst(ny, sx, out);
+            } else if (!sx.equals(sy)) {
+                out.accept(sx);
+                out.accept(sy);
+            }
+        }
+    }
+
+    /** A subtree against a single element in the same position: all but the element, or all and the element. */
+    private static void oneAgainst(Node n, Object e, Consumer<Object> out) {
+        boolean[] found = new boolean[1];
+        all(n, x -> {
+            if (x.equals(e)) {
+                found[0] = true;
+            } else {
+                out.accept(x);
+            }
+        });
+        if (!found[0]) {
+            out.accept(e);
+        }
+    }
+
+    private static void all(Object slot, Consumer<Object> out) {
+        if (slot instanceof Node n) {
+            for (Object s : n.slots) {
+                all(s, out);
+            }
+        } else {
+            out.accept(slot);
+        }
     }
 
     @Override

@@ -85,4 +85,46 @@ class PersistentSetTest {
         assertThat(next.get("load_balancer")).isInstanceOf(PersistentSet.class).isEqualTo(lbs);
         assertThat((Set<Object>) row.get("load_balancer")).hasSize(100).contains(removed);
     }
+
+    @Test
+    void differenceIsTheSymmetricDifferenceEachElementOnceWhetherTheSetsShareStructureOrNot() {
+        Random rnd = new Random(11);
+        for (int round = 0; round < 200; round++) {
+            PersistentSet<Object> a = PersistentSet.empty();
+            Set<Object> plainA = new HashSet<>();
+            int n = rnd.nextInt(round < 100 ? 50 : 3000);
+            for (int i = 0; i < n; i++) {
+                Object e = rnd.nextInt(4) == 0 ? new Colliding(rnd.nextInt(30)) : UUID.randomUUID();
+                a = a.plus(e);
+                plainA.add(e);
+            }
+            // Derived by a few plus/minus (shares structure), or rebuilt from scratch (shares none).
+            PersistentSet<Object> b = round % 3 == 0 ? PersistentSet.copyOf(new HashSet<>(plainA)) : a;
+            Set<Object> plainB = new HashSet<>(plainA);
+            int edits = rnd.nextInt(5);
+            for (int i = 0; i < edits; i++) {
+                if (rnd.nextBoolean() && !plainB.isEmpty()) {
+                    Object gone = plainB.iterator().next();
+                    b = b.minus(gone);
+                    plainB.remove(gone);
+                } else {
+                    Object e = rnd.nextBoolean() ? new Colliding(rnd.nextInt(30)) : UUID.randomUUID();
+                    b = b.plus(e);
+                    plainB.add(e);
+                }
+            }
+            Set<Object> expected = new HashSet<>(plainA);
+            expected.addAll(plainB);
+            Set<Object> both = new HashSet<>(plainA);
+            both.retainAll(plainB);
+            expected.removeAll(both);
+            java.util.List<Object> seen = new java.util.ArrayList<>();
+            PersistentSet.difference(a, b, seen::add);
+            assertThat(seen).as("round %d", round).doesNotHaveDuplicates();
+            assertThat(new HashSet<>(seen)).as("round %d", round).isEqualTo(expected);
+            seen.clear();
+            PersistentSet.difference(b, a, seen::add);
+            assertThat(new HashSet<>(seen)).isEqualTo(expected);
+        }
+    }
 }
