@@ -1,5 +1,6 @@
 package dev.ovnj.ovsdb.cache;
 
+import dev.ovnj.ovsdb.data.PersistentSet;
 import dev.ovnj.ovsdb.data.Row;
 import java.util.Collection;
 import java.util.HashMap;
@@ -59,6 +60,18 @@ final class RowIndex {
     void replace(Row old, Row row) {
         Collection<?> before = keys(old);
         Collection<?> after = keys(row);
+        if (before instanceof PersistentSet<?> b && after instanceof PersistentSet<?> a && !spec.unique()) {
+            // A big set after a diff shares all but the changed paths with the old one: walk those
+            // instead of comparing and scanning both sets (2 x 10,000 lookups per one-element change).
+            PersistentSet.difference(b, a, k -> {
+                if (a.contains(k)) {
+                    entries.computeIfAbsent(k, x -> new LinkedHashSet<>(2)).add(row.uuid());
+                } else {
+                    dropKey(k, old.uuid());
+                }
+            });
+            return;
+        }
         if (before.equals(after)) {
             return;
         }
@@ -66,13 +79,7 @@ final class RowIndex {
         Set<?> beforeSet = before instanceof Set<?> s ? s : new java.util.HashSet<>(before);
         for (Object k : before) {
             if (!afterSet.contains(k)) {
-                Set<UUID> set = entries.get(k);
-                if (set != null) {
-                    set.remove(old.uuid());
-                    if (set.isEmpty()) {
-                        entries.remove(k);
-                    }
-                }
+                dropKey(k, old.uuid());
             }
         }
         for (Object k : after) {
@@ -82,6 +89,16 @@ final class RowIndex {
                     set.clear();
                 }
                 set.add(row.uuid());
+            }
+        }
+    }
+
+    private void dropKey(Object k, UUID uuid) {
+        Set<UUID> set = entries.get(k);
+        if (set != null) {
+            set.remove(uuid);
+            if (set.isEmpty()) {
+                entries.remove(k);
             }
         }
     }
