@@ -111,7 +111,6 @@ final class EngineLoop {
         this.board = new StatusBoard(bus);
         this.queue = new WorkQueue(settings.minRetry(), settings.maxRetry());
         this.reconciler = new Reconciler(client.cache(), new Admission(settings.eipPolicy(), vipIndex, store.claims()), counters);
-        this.executor = new TxExecutor(client, counters, bus, settings.transactionBound());
         this.gate = new LeaseGate(client, settings.lockName());
         this.thread = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "ovnj-engine"));
         this.thread.setRemoveOnCancelPolicy(true);
@@ -119,6 +118,7 @@ final class EngineLoop {
         ScheduledThreadPoolExecutor w = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "ovnj-engine-watchdog"));
         w.setRemoveOnCancelPolicy(true);
         this.watchdog = w;
+        this.executor = new TxExecutor(client, counters, bus, settings.transactionBound(), w);
         this.stages = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS, new SynchronousQueue<>(),
                 r -> daemon(r, "ovnj-engine-answers"));
     }
