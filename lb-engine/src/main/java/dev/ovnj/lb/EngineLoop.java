@@ -27,6 +27,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -66,6 +68,11 @@ final class EngineLoop {
     private final LeaseGate gate;
     private final ScheduledThreadPoolExecutor thread;
     private final ScheduledExecutorService watchdog;
+    /**
+     * Runs the dependent stages of the callers' futures (see {@link Answer}): a user's callback
+     * never runs on the engine thread, and one that blocks holds only its own thread.
+     */
+    private final ThreadPoolExecutor stages;
 
     private final OvsdbClient southbound;
     private final dev.ovnj.ovsdb.cache.CacheListener southboundListener = this::onSouthboundEvents;
@@ -104,7 +111,6 @@ final class EngineLoop {
         this.board = new StatusBoard(bus);
         this.queue = new WorkQueue(settings.minRetry(), settings.maxRetry());
         this.reconciler = new Reconciler(client.cache(), new Admission(settings.eipPolicy(), vipIndex, store.claims()), counters);
-        this.executor = new TxExecutor(client, counters, bus, settings.transactionBound());
         this.gate = new LeaseGate(client, settings.lockName());
         this.thread = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "ovnj-engine"));
         this.thread.setRemoveOnCancelPolicy(true);
@@ -112,6 +118,9 @@ final class EngineLoop {
         ScheduledThreadPoolExecutor w = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "ovnj-engine-watchdog"));
         w.setRemoveOnCancelPolicy(true);
         this.watchdog = w;
+        this.executor = new TxExecutor(client, counters, bus, settings.transactionBound(), w);
+        this.stages = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                r -> daemon(r, "ovnj-engine-answers"));
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -259,7 +268,7 @@ final class EngineLoop {
             List<SpecError> duplicates = duplicateVips(owner, spec);
             if (!duplicates.isEmpty()) {
                 if (req.answer()) {
-                    req.future.completeExceptionally(new InvalidSpecException(duplicates));
+                    req.future.settleExceptionally(new InvalidSpecException(duplicates), stages);
                 }
                 return;
             }
@@ -329,11 +338,13 @@ final class EngineLoop {
                 Thread.currentThread().interrupt();
             }
         }
+        // The answers already handed over still run; a later one (a deadline) uses the JDK's pool.
+        stages.shutdown();
         LOG.info("engine closed");
     }
 
     private CompletableFuture<ApplyResult> request(Request.Kind kind, String owner, java.util.function.Consumer<Request> declare) {
-        CompletableFuture<ApplyResult> f = new CompletableFuture<>();
+        Answer<ApplyResult> f = new Answer<>();
         if (closed) {
             f.completeExceptionally(new EngineClosedException());
             return f;
@@ -349,7 +360,7 @@ final class EngineLoop {
         boolean queued = step("declare", () -> {
             if (closed) {
                 if (req.answer()) {
-                    f.completeExceptionally(new EngineClosedException());
+                    f.settleExceptionally(new EngineClosedException(), stages);
                 }
                 return;
             }
@@ -370,7 +381,7 @@ final class EngineLoop {
             return;
         }
         if (closed) {
-            CompletableFuture.runAsync(() -> req.future.completeExceptionally(new EngineClosedException()));
+            req.future.settleExceptionally(new EngineClosedException(), stages);
             return;
         }
         Map<String, SpecStatus> all = board.snapshot(req.owner);
@@ -396,8 +407,8 @@ final class EngineLoop {
         }
         SpecTimeoutException e = new SpecTimeoutException(req.owner, settings.requestTimeout(), why, undecided);
         LOG.debug("{}", e.getMessage());
-        // On the common pool, like every answer: a caller's callback never runs on the watchdog.
-        CompletableFuture.runAsync(() -> req.future.completeExceptionally(e));
+        // Like every answer: a blocked caller wakes at once, a caller's callback never runs on the watchdog.
+        req.future.settleExceptionally(e, stages);
         step("request expired", () -> dropWaiter(req));
     }
 
@@ -459,7 +470,7 @@ final class EngineLoop {
                     + settings.stallTimeout().toSeconds() + " s" : "engine loop running again";
             LOG.warn("{}", reason);
             boolean avail = isAvailable();
-            bus.publish(l -> l.onAvailability(avail, reason));
+            bus.publish(ListenerBus.Event.AVAILABILITY, l -> l.onAvailability(avail, reason));
         }
         step("watchdog", this::schedulePass);
     }
@@ -572,7 +583,7 @@ final class EngineLoop {
                 LOG.info("engine {}: {}", now ? "available" : "unavailable", reason);
             }
             announced = true;
-            bus.publish(l -> l.onAvailability(now, reason));
+            bus.publish(ListenerBus.Event.AVAILABILITY, l -> l.onAvailability(now, reason));
         }
         availabilityReason = reason;
     }
@@ -839,7 +850,7 @@ final class EngineLoop {
         }
         List<RepairEvent> events = List.copyOf(unreported);
         unreported.clear();
-        bus.publish(l -> l.onRepairs(events));
+        bus.publish(ListenerBus.Event.REPAIRS, l -> l.onRepairs(events));
         if (events.size() > MASS_REPAIR_ROWS) {
             long slowest = events.stream().mapToLong(e -> e.latency().toNanos()).max().orElse(0);
             LOG.info("repaired {} rows in {} ms", events.size(), String.format(Locale.ROOT, "%.1f", slowest / 1e6));
@@ -936,12 +947,12 @@ final class EngineLoop {
     }
 
     private void complete(Request req) {
-        // After the board is published, so a status read right after the answer agrees with it;
-        // on the common pool, so a caller's callback can never run on (or block) the engine thread.
+        // After the board is published, so a status read right after the answer agrees with it. A
+        // caller blocked on the future wakes straight from here; its callbacks run on the stage
+        // threads, so they can never run on (or block) the engine thread.
         afterPublish.add(() -> {
             if (req.answer()) {
-                ApplyResult result = new ApplyResult(req.owner, board.snapshot(req.owner));
-                req.future.completeAsync(() -> result);
+                req.future.settle(new ApplyResult(req.owner, board.snapshot(req.owner)), stages);
             }
         });
     }
@@ -949,7 +960,7 @@ final class EngineLoop {
     private void failLater(Request req, RuntimeException e) {
         afterPublish.add(() -> {
             if (req.answer()) {
-                CompletableFuture.runAsync(() -> req.future.completeExceptionally(e));
+                req.future.settleExceptionally(e, stages);
             }
         });
     }
@@ -959,7 +970,7 @@ final class EngineLoop {
         for (List<Request> reqs : waiters.values()) {
             reqs.forEach(r -> {
                 if (r.answer()) {
-                    r.future.completeExceptionally(closedEx);
+                    r.future.settleExceptionally(closedEx, stages);
                 }
             });
         }

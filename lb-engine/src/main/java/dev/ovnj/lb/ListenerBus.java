@@ -1,6 +1,9 @@
 package dev.ovnj.lb;
 
+import java.lang.reflect.Method;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -14,13 +17,36 @@ import org.slf4j.LoggerFactory;
 /**
  * Delivers engine events to user listeners on their own thread, so a listener can neither block
  * the engine nor stop it: every call is fenced, a failure is counted and logged at most once per
- * {@link #LOG_EVERY_NANOS} (with the number suppressed meanwhile).
+ * {@link #LOG_EVERY_NANOS} (with the number suppressed meanwhile). An event goes only to the
+ * listeners that override its method: a kind of event nobody listens to costs the engine nothing,
+ * in particular no wake-up of the listener thread in the middle of a change.
  */
 final class ListenerBus {
+    /** A kind of event, named after the {@link EngineListener} methods that receive it. */
+    enum Event {
+        STATUS("onStatus"),
+        REPAIRS("onRepair", "onRepairs"),
+        TRANSACTION("onTransaction"),
+        AVAILABILITY("onAvailability"),
+        BACKEND_HEALTH("onBackendHealth");
+
+        private final Set<String> methods;
+
+        Event(String... methods) {
+            this.methods = Set.of(methods);
+        }
+    }
+
+    /** A listener and the events it overrides a method for. */
+    private record Subscriber(EngineListener listener, Set<Event> events) {
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(LoadBalancerEngine.class);
     private static final long LOG_EVERY_NANOS = 10_000_000_000L;
 
-    private final List<EngineListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<Subscriber> listeners = new CopyOnWriteArrayList<>();
+    /** The union of every listener's events, read on each publication. */
+    private volatile Set<Event> wanted = EnumSet.noneOf(Event.class);
     private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "ovnj-engine-listeners");
         t.setDaemon(true);
@@ -31,17 +57,55 @@ final class ListenerBus {
     private long lastLogged = System.nanoTime() - LOG_EVERY_NANOS;
     private long suppressed;
 
-    void add(EngineListener listener) {
-        listeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+    synchronized void add(EngineListener listener) {
+        Subscriber s = new Subscriber(java.util.Objects.requireNonNull(listener, "listener"), overridden(listener.getClass()));
+        listeners.add(s);
+        Set<Event> all = EnumSet.noneOf(Event.class);
+        all.addAll(wanted);
+        all.addAll(s.events());
+        wanted = all;
     }
 
-    /** Queues one event for every listener; returns at once. */
-    void publish(Consumer<EngineListener> event) {
-        if (listeners.isEmpty()) {
+    /** The events whose methods a listener class overrides (all of them if reflection is refused). */
+    private static Set<Event> overridden(Class<?> type) {
+        Set<Event> out = EnumSet.noneOf(Event.class);
+        try {
+            for (Method m : type.getMethods()) {
+                if (m.getDeclaringClass() != EngineListener.class) {
+                    for (Event e : Event.values()) {
+                        if (e.methods.contains(m.getName())) {
+                            out.add(e);
+                        }
+                    }
+                }
+            }
+        } catch (SecurityException e) {
+            return EnumSet.allOf(Event.class);
+        }
+        return out;
+    }
+
+    /**
+     * Whether some listener receives this kind of event: lets a caller skip building one.
+     *
+     * @param kind the kind of event
+     * @return true if {@link #publish} would queue it
+     */
+    boolean wants(Event kind) {
+        return wanted.contains(kind);
+    }
+
+    /** Queues one event for every listener that overrides its method; returns at once. */
+    void publish(Event kind, Consumer<EngineListener> event) {
+        if (!wanted.contains(kind)) {
             return;
         }
         try {
-            thread.execute(() -> listeners.forEach(l -> deliver(l, event)));
+            thread.execute(() -> listeners.forEach(s -> {
+                if (s.events().contains(kind)) {
+                    deliver(s.listener(), event);
+                }
+            }));
         } catch (RejectedExecutionException closed) {
             // After close(): listeners are no longer called.
         }

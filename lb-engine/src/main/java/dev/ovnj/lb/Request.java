@@ -3,7 +3,6 @@ package dev.ovnj.lb;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -17,7 +16,7 @@ final class Request {
 
     final Kind kind;
     final String owner;
-    final CompletableFuture<ApplyResult> future;
+    final Answer<ApplyResult> future;
     /** Keys still undecided, with the generation each must reach. */
     final Map<SpecKey, Long> waiting = new HashMap<>();
     /** Every key the request waits for, once the engine has taken it in (null before). */
@@ -25,7 +24,7 @@ final class Request {
     /** Set by whoever decides the answer first: a verdict, close() or the deadline. */
     private final AtomicBoolean answered = new AtomicBoolean();
 
-    Request(Kind kind, String owner, CompletableFuture<ApplyResult> future) {
+    Request(Kind kind, String owner, Answer<ApplyResult> future) {
         this.kind = kind;
         this.owner = owner;
         this.future = future;

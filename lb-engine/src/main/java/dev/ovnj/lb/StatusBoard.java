@@ -49,9 +49,9 @@ final class StatusBoard {
         changed(key);
         count(old, -1);
         count(next, 1);
-        if (old == null || old.state() != next.state() || !old.reasons().equals(next.reasons())
-                || !old.warnings().equals(next.warnings()) || !Objects.equals(old.serverError(), next.serverError())) {
-            bus.publish(l -> l.onStatus(next));
+        if (bus.wants(ListenerBus.Event.STATUS) && (old == null || old.state() != next.state() || !old.reasons().equals(next.reasons())
+                || !old.warnings().equals(next.warnings()) || !Objects.equals(old.serverError(), next.serverError()))) {
+            bus.publish(ListenerBus.Event.STATUS, l -> l.onStatus(next));
         }
         return next;
     }
@@ -93,7 +93,7 @@ final class StatusBoard {
             BackendHealth before = old.getOrDefault(e.getKey(), BackendHealth.UNKNOWN);
             if (before != e.getValue()) {
                 BackendHealthChange change = new BackendHealthChange(key.owner(), key.spec(), e.getKey(), before, e.getValue());
-                bus.publish(l -> l.onBackendHealth(change));
+                bus.publish(ListenerBus.Event.BACKEND_HEALTH, l -> l.onBackendHealth(change));
             }
         }
     }

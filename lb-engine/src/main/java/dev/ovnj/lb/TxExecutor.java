@@ -11,6 +11,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -40,12 +43,14 @@ final class TxExecutor {
     private final EngineCounters counters;
     private final ListenerBus bus;
     private final Duration bound;
+    private final ScheduledExecutorService timer;
 
-    TxExecutor(OvsdbClient client, EngineCounters counters, ListenerBus bus, Duration bound) {
+    TxExecutor(OvsdbClient client, EngineCounters counters, ListenerBus bus, Duration bound, ScheduledExecutorService timer) {
         this.client = client;
         this.counters = counters;
         this.bus = bus;
         this.bound = bound;
+        this.timer = timer;
     }
 
     /** Sends every transaction; completes (never exceptionally) when all have an answer. */
@@ -76,17 +81,44 @@ final class TxExecutor {
             call = CompletableFuture.failedFuture(e);
         }
         // The client bounds its own requests; this bound only guards against a lost answer.
-        call.orTimeout(bound.toMillis(), TimeUnit.MILLISECONDS).whenComplete((result, err) -> {
+        bounded(call).whenComplete((result, err) -> {
             Throwable cause = unwrap(err);
             Duration latency = Duration.ofNanos(System.nanoTime() - sent);
             int ops = tx.operations().size();
-            bus.publish(l -> l.onTransaction(ops, latency, cause));
+            bus.publish(ListenerBus.Event.TRANSACTION, l -> l.onTransaction(ops, latency, cause));
             if (cause == null) {
                 counters.transactions.incrementAndGet();
                 counters.operations.addAndGet(ops);
                 out.complete(new Outcome(Kind.COMMITTED, null));
             } else {
                 out.complete(new Outcome(classify(cause), cause));
+            }
+        });
+        return out;
+    }
+
+    /**
+     * The call, failed with a {@link TimeoutException} once the bound has passed. Timed on the
+     * engine's watchdog, whose periodic check is always due first, rather than with
+     * {@code orTimeout}: the JDK's shared delay thread has nothing else queued, so every
+     * transaction's timeout would be its new head and wake it, right when the I/O thread and the
+     * server need the cores.
+     */
+    private CompletableFuture<Object> bounded(CompletableFuture<?> call) {
+        CompletableFuture<Object> out = new CompletableFuture<>();
+        ScheduledFuture<?> expiry;
+        try {
+            expiry = timer.schedule(() -> out.completeExceptionally(new TimeoutException()), bound.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closing) {
+            // The engine is closing: the JDK's timer still bounds it.
+            return call.orTimeout(bound.toMillis(), TimeUnit.MILLISECONDS).thenApply(r -> (Object) r);
+        }
+        call.whenComplete((r, e) -> {
+            expiry.cancel(false);
+            if (e != null) {
+                out.completeExceptionally(e);
+            } else {
+                out.complete(r);
             }
         });
         return out;

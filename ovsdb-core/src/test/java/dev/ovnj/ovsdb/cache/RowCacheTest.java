@@ -92,4 +92,34 @@ class RowCacheTest {
         assertThat(lbs.lookup(byOwner, "o1")).extracting(r -> r.get("name")).containsExactly("b");
         assertThatThrownBy(() -> lbs.lookup(IndexSpec.of("Load_Balancer", "protocol"), "tcp")).hasMessageContaining("no index Load_Balancer.protocol");
     }
+
+    @Test
+    void anIndexOverABigSetFollowsItsDiffs() throws Exception {
+        IndexSpec byLb = IndexSpec.of("Logical_Switch", "load_balancer");
+        cache.addIndex(byLb);
+        List<UUID> lbs = new ArrayList<>();
+        StringBuilder set = new StringBuilder();
+        for (int i = 0; i < 100; i++) {
+            UUID u = UUID.randomUUID();
+            lbs.add(u);
+            set.append(i == 0 ? "" : ",").append("['uuid','").append(u).append("']");
+        }
+        String sw = "cccccccc-0000-0000-0000-000000000003";
+        cache.apply(u2("{'Logical_Switch':{'" + sw + "':{'insert':{'name':'s','load_balancer':['set',[" + set + "]]}}}}"));
+        UUID added = UUID.randomUUID();
+        UUID added2 = UUID.randomUUID();
+        // The first diff turns the column into a persistent set; the later ones share its structure.
+        cache.apply(u2("{'Logical_Switch':{'" + sw + "':{'modify':{'load_balancer':['set',[['uuid','" + added + "'],['uuid','" + lbs.get(0) + "']]]}}}}"));
+        cache.apply(u2("{'Logical_Switch':{'" + sw + "':{'modify':{'load_balancer':['uuid','" + lbs.get(1) + "']}}}}"));
+        cache.apply(u2("{'Logical_Switch':{'" + sw + "':{'modify':{'load_balancer':['set',[['uuid','" + added2 + "'],['uuid','" + added + "']]]}}}}"));
+        TableCache switches = cache.table("Logical_Switch");
+        assertThat(switches.get(UUID.fromString(sw)).orElseThrow().get("load_balancer")).isInstanceOf(dev.ovnj.ovsdb.data.PersistentSet.class);
+        assertThat(switches.lookup(byLb, lbs.get(0))).isEmpty();
+        assertThat(switches.lookup(byLb, lbs.get(1))).isEmpty();
+        assertThat(switches.lookup(byLb, added)).isEmpty();
+        assertThat(switches.lookup(byLb, added2)).hasSize(1);
+        for (UUID u : lbs.subList(2, lbs.size())) {
+            assertThat(switches.lookup(byLb, u)).as("%s", u).hasSize(1);
+        }
+    }
 }
