@@ -48,6 +48,8 @@ class EngineIT {
             assertThat(plan.changes()).singleElement().hasToString(
                     "~ shalb-dev-etcd-lb-tcp vips: ~168.119.17.51:2379=10.1.0.40:2379,10.1.0.42:2379");
             f.engine.apply(OWNER, List.of(etcd("10.1.0.40:2379", "10.1.0.42:2379"), api())).get(20, TimeUnit.SECONDS);
+            // onTransaction reaches listeners on their own thread, possibly after the future completed.
+            Await.until(WAIT, "the transaction event", () -> f.txSizes.size() > before);
             assertThat(f.txSizes.subList(before, f.txSizes.size())).containsExactly(2); // wait guard + one mutate
             assertThat(f.nbctl.run("get", "Load_Balancer", "shalb-dev-etcd-lb-tcp", "vips"))
                     .isEqualTo("{\"168.119.17.51:2379\"=\"10.1.0.40:2379,10.1.0.42:2379\"}");
