@@ -50,6 +50,12 @@ final class Proc {
         return os.getProcessCpuTime() / 1e9;
     }
 
+    /** Seconds the JIT compilers have spent compiling in this JVM (0 where not monitored). */
+    static double jitSeconds() {
+        var jit = ManagementFactory.getCompilationMXBean();
+        return jit == null || !jit.isCompilationTimeMonitoringSupported() ? 0 : jit.getTotalCompilationTime() / 1e3;
+    }
+
     /**
      * Waits (at most 15 s) until the JIT compilers have been idle for half a second, so that
      * compilations queued by a warm-up do not run on the first measured client's CPU time (on a
