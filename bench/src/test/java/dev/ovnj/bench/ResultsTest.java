@@ -59,6 +59,7 @@ class ResultsTest {
     @Test
     void formatsCountsAsIntegersAndTimesWithFewDigits() {
         assertThat(Results.format("txns", 12345)).isEqualTo("12,345");
+        assertThat(Results.format("warm_passes", 3)).isEqualTo("3");
         assertThat(Results.format("reconnect_bytes", 5120.4)).isEqualTo("5,120");
         assertThat(Results.format("wall_s", 0.01234)).isEqualTo("0.012");
         assertThat(Results.format("p99_ms", 45.67)).isEqualTo("45.7");
