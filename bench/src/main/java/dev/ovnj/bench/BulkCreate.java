@@ -111,9 +111,6 @@ final class BulkCreate {
     /** Below this much server CPU (20 clock ticks of 10 ms), ratios against the floor are tick noise. */
     static final double MEANINGFUL_FLOOR_S = 0.2;
 
-    /** Warm passes per Java client at most (each a full-size run on a throw-away target). */
-    static final int MAX_WARM_PASSES = 3;
-
     private final Scenarios s;
     private final Results results;
     private final List<String> failed = new ArrayList<>();
@@ -170,9 +167,8 @@ final class BulkCreate {
 
     /**
      * Measures a client of this JVM at its steady state: warm passes of the same client, the same
-     * size, each on a throw-away target of the same kind and followed by a wait until the JIT
-     * compilers are idle, until a pass compiles for less than 2% of its wall time (at most
-     * {@link #MAX_WARM_PASSES}); then the measured run. A smaller warm-up of both ovnj variants up
+     * size, each on a throw-away target of the same kind, until {@link JitWarmth} counts it warm;
+     * then the measured run. A smaller warm-up of both ovnj variants up
      * front left C2 compiling through the first measured client (compiler threads were 2.15 of its
      * 3.44 s of CPU at 10,000; the variants' type profiles differ), and one full-size pass still
      * left the first client measured at twice the CPU of the second. OpenDaylight gets the same
@@ -180,9 +176,9 @@ final class BulkCreate {
      * wall time is kept as {@code cold_wall_s}, the number of passes as {@code warm_passes}.
      */
     private void measureWarm(String scenario, String client, boolean cluster, int n, Run run, List<String> clients) {
-        for (int pass = 1; pass <= MAX_WARM_PASSES; pass++) {
+        for (int pass = 1; pass <= JitWarmth.MAX_PASSES; pass++) {
             System.out.println("  " + client + " warm pass " + pass + " (" + java.time.LocalTime.now() + ")");
-            double jit0 = Proc.jitSeconds();
+            double jit0 = JitWarmth.compileSeconds();
             try (Target t = cluster ? new Cluster() : new Standalone()) {
                 Measured m = run.on(t);
                 // Also the check's own sync: the measured client must not be the first after it.
@@ -190,9 +186,9 @@ final class BulkCreate {
                 if (pass == 1) {
                     results.add(scenario, client, "cold_wall_s", m.wallS());
                 }
-                Proc.awaitJitQuiet();
+                JitWarmth.awaitQuiet();
                 results.add(scenario, client, "warm_passes", pass);
-                if (Proc.jitSeconds() - jit0 < 0.02 * m.wallS()) {
+                if (JitWarmth.settled(jit0, m.wallS())) {
                     break;
                 }
             } catch (Throwable e) {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /** CPU time and memory of processes, from {@code /proc} and the JVM's own beans. */
 final class Proc {
@@ -50,34 +51,22 @@ final class Proc {
         return os.getProcessCpuTime() / 1e9;
     }
 
-    /** Seconds the JIT compilers have spent compiling in this JVM (0 where not monitored). */
-    static double jitSeconds() {
-        var jit = ManagementFactory.getCompilationMXBean();
-        return jit == null || !jit.isCompilationTimeMonitoringSupported() ? 0 : jit.getTotalCompilationTime() / 1e3;
-    }
-
     /**
-     * Waits (at most 15 s) until the JIT compilers have been idle for half a second, so that
-     * compilations queued by a warm-up do not run on the first measured client's CPU time (on a
-     * busy machine they did: the first of two identical clients cost 50% more CPU, whichever ran
-     * first).
+     * Polls {@code counter} every 50 ms until it has not changed for {@code quietMillis}, for at
+     * most {@code boundSeconds}; returns early, with the interrupt flag set, if interrupted.
      */
-    static void awaitJitQuiet() {
-        var jit = ManagementFactory.getCompilationMXBean();
-        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
-            return;
-        }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        long last = jit.getTotalCompilationTime();
+    static void awaitSteady(LongSupplier counter, long quietMillis, long boundSeconds) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(boundSeconds);
+        long last = counter.getAsLong();
         long quietSince = System.nanoTime();
-        while (System.nanoTime() < deadline && System.nanoTime() - quietSince < TimeUnit.MILLISECONDS.toNanos(500)) {
+        while (System.nanoTime() < deadline && System.nanoTime() - quietSince < TimeUnit.MILLISECONDS.toNanos(quietMillis)) {
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
-            long now = jit.getTotalCompilationTime();
+            long now = counter.getAsLong();
             if (now != last) {
                 last = now;
                 quietSince = System.nanoTime();
@@ -95,27 +84,15 @@ final class Proc {
      */
     static void awaitThreadsQuiet(String prefix) {
         var threads = ManagementFactory.getThreadMXBean();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        long last = -1;
-        long quietSince = System.nanoTime();
-        while (System.nanoTime() < deadline && System.nanoTime() - quietSince < TimeUnit.MILLISECONDS.toNanos(300)) {
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+        awaitSteady(() -> {
             long cpu = 0;
             for (var info : threads.dumpAllThreads(false, false)) {
                 if (info.getThreadName().startsWith(prefix)) {
                     cpu += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
                 }
             }
-            if (cpu != last) {
-                last = cpu;
-                quietSince = System.nanoTime();
-            }
-        }
+            return cpu;
+        }, 300, 30);
     }
 
     /** Resident set size of this process in MiB. */

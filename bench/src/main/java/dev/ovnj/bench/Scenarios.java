@@ -40,6 +40,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 
 /**
  * The end-to-end benchmark: every scenario of {@link #ALL} against ovnj and the peers (OVS Python
@@ -73,31 +74,29 @@ public final class Scenarios {
      * {@code gc}) and the spec counts of the scale curve.
      */
     record Sizes(Map<String, Integer> counts, List<Integer> scale) {
+        /** Each named count at its full size and at its {@code --quick} size, side by side. */
+        private record Count(String name, int full, int quick) {
+        }
+
+        private static final List<Count> COUNTS = List.of(
+                new Count("bulk", 10_000, 500),
+                new Count("monitor", 1_000, 100),
+                new Count("cluster", 10_000, 300),
+                new Count("sync", 50_000, 2_500),
+                new Count("engine", 10_000, 500),
+                new Count("incremental", 1_000, 100),
+                new Count("drift", 200, 20),
+                new Count("failover", 10_000, 500),
+                new Count("window", 128, 128),
+                new Count("gc", 10_000, 500));
+
         static Sizes full() {
-            return new Sizes(Map.ofEntries(Map.entry("bulk", 10_000),
-                    Map.entry("monitor", 1_000),
-                    Map.entry("cluster", 10_000),
-                    Map.entry("sync", 50_000),
-                    Map.entry("engine", 10_000),
-                    Map.entry("incremental", 1_000),
-                    Map.entry("drift", 200),
-                    Map.entry("failover", 10_000),
-                    Map.entry("window", 128),
-                    Map.entry("gc", 10_000)),
+            return new Sizes(COUNTS.stream().collect(Collectors.toUnmodifiableMap(Count::name, Count::full)),
                     List.of(1_000, 10_000, 100_000));
         }
 
         static Sizes quick() {
-            return new Sizes(Map.ofEntries(Map.entry("bulk", 500),
-                    Map.entry("monitor", 100),
-                    Map.entry("cluster", 300),
-                    Map.entry("sync", 2_500),
-                    Map.entry("engine", 500),
-                    Map.entry("incremental", 100),
-                    Map.entry("drift", 20),
-                    Map.entry("failover", 500),
-                    Map.entry("window", 128),
-                    Map.entry("gc", 500)),
+            return new Sizes(COUNTS.stream().collect(Collectors.toUnmodifiableMap(Count::name, Count::quick)),
                     List.of(250, 1_000, 4_000));
         }
 

@@ -3,6 +3,7 @@ package dev.ovnj.bench.odl;
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.MoreExecutors;
+import dev.ovnj.bench.JitWarmth;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -254,39 +255,18 @@ public final class OdlPeer {
 
     private String bulk(String hostPort, String warmHostPort, int n, int window, String router, String sw, String prefix,
                         boolean monitor) throws Exception {
-        // As the harness does for ovnj's clients: full-size passes until one compiles for less than
-        // 2% of its wall time (at most 3), each followed by a wait until the compilers are idle.
-        var jit = java.lang.management.ManagementFactory.getCompilationMXBean();
-        for (int pass = 1; pass <= 3; pass++) {
-            long jit0 = jit == null ? 0 : jit.getTotalCompilationTime();
+        // Warmed as the harness warms ovnj's clients: full-size passes until JitWarmth counts it warm.
+        for (int pass = 1; pass <= JitWarmth.MAX_PASSES; pass++) {
+            double jit0 = JitWarmth.compileSeconds();
             Pass warm = bulkPass(warmHostPort, n, window, router, sw, "warm" + pass + "-", monitor);
-            awaitJitQuiet();
-            if (jit == null || jit.getTotalCompilationTime() - jit0 < 0.02 * warm.wallS() * 1e3) {
+            JitWarmth.awaitQuiet();
+            if (JitWarmth.settled(jit0, warm.wallS())) {
                 break;
             }
         }
         Pass p = bulkPass(hostPort, n, window, router, sw, prefix, monitor);
         return String.format(Locale.ROOT, "{\"wall_s\": %.6f, \"cpu_s\": %.4f, \"failures\": %d, \"rows\": %d, \"updates\": %d, \"first_error\": %s}",
                 p.wallS(), p.cpuS(), p.failures(), n, p.updates(), p.firstError() == null ? "null" : quote(p.firstError()));
-    }
-
-    /** Waits (at most 15 s) until the JIT compilers have been idle for half a second. */
-    private static void awaitJitQuiet() throws InterruptedException {
-        var jit = java.lang.management.ManagementFactory.getCompilationMXBean();
-        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
-            return;
-        }
-        long deadline = System.nanoTime() + 15_000_000_000L;
-        long last = jit.getTotalCompilationTime();
-        long quietSince = System.nanoTime();
-        while (System.nanoTime() < deadline && System.nanoTime() - quietSince < 500_000_000L) {
-            Thread.sleep(50);
-            long now = jit.getTotalCompilationTime();
-            if (now != last) {
-                last = now;
-                quietSince = System.nanoTime();
-            }
-        }
     }
 
     private String sync(String hostPort) throws Exception {

@@ -56,10 +56,9 @@ class RpcConnectionConcurrencyTest {
         }
     }
 
-    @Test
-    void callsFromManyThreadsAreAllAnsweredAndNotificationsStayOffTheLoop() throws Exception {
-        LocalAddress address = new LocalAddress("ovsdb-" + System.nanoTime());
-        Channel server = new ServerBootstrap().group(loops).channel(LocalServerChannel.class)
+    /** A local server answering every request with its id, after an {@code update3} carrying the id. */
+    private Channel fakeServer(LocalAddress address) throws InterruptedException {
+        return new ServerBootstrap().group(loops).channel(LocalServerChannel.class)
                 .childHandler(new ChannelInitializer<LocalChannel>() {
                     @Override
                     protected void initChannel(LocalChannel ch) {
@@ -67,6 +66,12 @@ class RpcConnectionConcurrencyTest {
                                 new JsonFrameEncoder(), new RpcCodec(), new FakeServer());
                     }
                 }).bind(address).sync().channel();
+    }
+
+    @Test
+    void callsFromManyThreadsAreAllAnsweredAndNotificationsStayOffTheLoop() throws Exception {
+        LocalAddress address = new LocalAddress("ovsdb-" + System.nanoTime());
+        Channel server = fakeServer(address);
 
         int calls = 2000;
         CountDownLatch notified = new CountDownLatch(calls);
@@ -115,14 +120,7 @@ class RpcConnectionConcurrencyTest {
     @Test
     void aBurstOfCallsFromAnotherThreadLeavesInOneFlushAndALoneCallIsFlushedAtOnce() throws Exception {
         LocalAddress address = new LocalAddress("ovsdb-" + System.nanoTime());
-        Channel server = new ServerBootstrap().group(loops).channel(LocalServerChannel.class)
-                .childHandler(new ChannelInitializer<LocalChannel>() {
-                    @Override
-                    protected void initChannel(LocalChannel ch) {
-                        ch.pipeline().addLast(new JsonFrameDecoder(FrameLimits.defaults()),
-                                new JsonFrameEncoder(), new RpcCodec(), new FakeServer());
-                    }
-                }).bind(address).sync().channel();
+        Channel server = fakeServer(address);
         AtomicInteger flushes = new AtomicInteger();
         RpcConnection conn = new RpcConnection(listenerPool, n -> { });
         Channel client = new Bootstrap().group(loops).channel(LocalChannel.class)

@@ -1,0 +1,59 @@
+package dev.ovnj.bench;
+
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+
+/**
+ * When a Java client counts as warm: the harness (for ovnj's clients) and the OpenDaylight driver
+ * (in its own JVM) repeat full-size passes of the client until one compiles for less than
+ * {@link #SETTLED_SHARE} of its wall time, at most {@link #MAX_PASSES}, each followed by
+ * {@link #awaitQuiet()}; so both Java peers are measured at the same steady state.
+ */
+public final class JitWarmth {
+    /** Warm passes per client at most (each a full-size run on a throw-away target). */
+    public static final int MAX_PASSES = 3;
+
+    /** The share of a pass's wall time below which its compilation counts as settled. */
+    public static final double SETTLED_SHARE = 0.02;
+
+    private JitWarmth() {
+    }
+
+    /**
+     * Seconds the JIT compilers have spent compiling in this JVM.
+     *
+     * @return the total, or 0 where the JVM does not monitor it
+     */
+    public static double compileSeconds() {
+        CompilationMXBean jit = monitored();
+        return jit == null ? 0 : jit.getTotalCompilationTime() / 1e3;
+    }
+
+    /**
+     * Whether a warm pass compiled for less than {@link #SETTLED_SHARE} of its wall time.
+     *
+     * @param compileSecondsBefore {@link #compileSeconds()} when the pass began
+     * @param wallSeconds the pass's wall time
+     * @return whether no further pass is needed (also when compilation is not monitored)
+     */
+    public static boolean settled(double compileSecondsBefore, double wallSeconds) {
+        return compileSeconds() - compileSecondsBefore < SETTLED_SHARE * wallSeconds;
+    }
+
+    /**
+     * Waits (at most 15 s) until the JIT compilers have been idle for half a second, so that
+     * compilations queued by a warm-up do not run on the measured client's CPU time (on a busy
+     * machine they did: the first of two identical clients cost 50% more CPU, whichever ran first).
+     */
+    public static void awaitQuiet() {
+        CompilationMXBean jit = monitored();
+        if (jit != null) {
+            Proc.awaitSteady(jit::getTotalCompilationTime, 500, 15);
+        }
+    }
+
+    private static CompilationMXBean monitored() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit : null;
+    }
+}
