@@ -74,11 +74,7 @@ public final class Transaction {
      * @return a fresh {@code [database, operation...]} array the caller may modify
      */
     public ArrayNode toParams() {
-        ArrayNode params = JsonNodeFactory.instance.arrayNode(encoded.size() + 1).add(schema.name());
-        for (ObjectNode operation : encoded) {
-            params.add(operation.deepCopy());
-        }
-        return params;
+        return sharedParams().deepCopy();
     }
 
     /**
