@@ -13,24 +13,27 @@ import java.nio.charset.StandardCharsets;
 public final class StderrCapture implements AutoCloseable {
     private final PrintStream original;
     private final ByteArrayOutputStream copy = new ByteArrayOutputStream();
+    // While set, writes go here only: neither passed through nor copied (see divert).
+    private ByteArrayOutputStream diverted;
 
     private StderrCapture() {
         this.original = System.err;
         OutputStream tee = new OutputStream() {
             @Override
             public void write(int b) {
-                original.write(b);
-                synchronized (copy) {
-                    copy.write(b);
-                }
+                write(new byte[] {(byte) b}, 0, 1);
             }
 
             @Override
             public void write(byte[] b, int off, int len) {
-                original.write(b, off, len);
                 synchronized (copy) {
+                    if (diverted != null) {
+                        diverted.write(b, off, len);
+                        return;
+                    }
                     copy.write(b, off, len);
                 }
+                original.write(b, off, len);
             }
         };
         System.setErr(new PrintStream(tee, true, StandardCharsets.UTF_8));
@@ -61,6 +64,44 @@ public final class StderrCapture implements AutoCloseable {
         synchronized (copy) {
             copy.reset();
         }
+    }
+
+    /**
+     * Runs an action while holding back what is written to {@code System.err}: it is neither passed
+     * through nor captured, but returned, for the caller to {@link #passOn} what it does not expect
+     * (e.g. everything but a deliberate leak's report, which must not read as a real one in the
+     * build's output).
+     *
+     * @param action what to run
+     * @return what was written to {@code System.err} meanwhile
+     */
+    public String divert(Runnable action) {
+        ByteArrayOutputStream held = new ByteArrayOutputStream();
+        synchronized (copy) {
+            diverted = held;
+        }
+        try {
+            action.run();
+        } finally {
+            synchronized (copy) {
+                diverted = null;
+            }
+        }
+        return held.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Treats text as if it had been written to {@code System.err} now: passed through and captured.
+     *
+     * @param text the text, typically part of what {@link #divert} returned
+     */
+    public void passOn(String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        synchronized (copy) {
+            copy.write(bytes, 0, bytes.length);
+        }
+        original.write(bytes, 0, bytes.length);
+        original.flush();
     }
 
     @Override
