@@ -47,7 +47,7 @@ public final class RpcPipeline {
         pipeline.addLast(PROBE, new InactivityProbe(probeInterval, echo, nanoClock));
         pipeline.addLast(FRAME_DECODER, new JsonFrameDecoder(limits));
         pipeline.addLast(FRAME_ENCODER, new JsonFrameEncoder());
-        pipeline.addLast(CODEC, RpcCodec.decoding());
+        pipeline.addLast(CODEC, new RpcCodec());
         pipeline.addLast(CONNECTION, connection);
     }
 }

@@ -57,7 +57,7 @@ public final class JsonFrameEncoder extends MessageToByteEncoder<Object> {
         }
     }
 
-    /** The JSON-RPC 1.0 members in the order {@code RpcCodec#toJson} puts them. */
+    /** The JSON-RPC 1.0 members: a request's or notification's method, params, id; a response's id, result, error. */
     private static void writeMessage(JsonGenerator g, RpcMessage msg) throws IOException {
         g.writeStartObject();
         if (msg instanceof RpcRequest r) {

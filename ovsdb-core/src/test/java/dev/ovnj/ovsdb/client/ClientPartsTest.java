@@ -9,9 +9,9 @@ import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.monitor.MonitorRequest;
 import dev.ovnj.ovsdb.monitor.TableMonitor;
 import dev.ovnj.ovsdb.rpc.ListenerFence;
-import dev.ovnj.ovsdb.rpc.RpcCodec;
 import dev.ovnj.ovsdb.rpc.RpcConnection;
 import dev.ovnj.ovsdb.rpc.RpcNotification;
+import dev.ovnj.ovsdb.rpc.WireChannel;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import dev.ovnj.ovsdb.tx.Condition;
 import dev.ovnj.ovsdb.tx.Operations;
@@ -42,7 +42,7 @@ class ClientPartsTest {
 
     private final CallbackThread callbacks = new CallbackThread();
     private final RpcConnection rpc = new RpcConnection(Runnable::run, n -> { });
-    private final EmbeddedChannel channel = new EmbeddedChannel(new RpcCodec(), rpc);
+    private final EmbeddedChannel channel = WireChannel.of(rpc);
     private final Session session = new Session(1, Remote.parse("tcp:127.0.0.1:1"), channel, rpc);
 
     @AfterEach
@@ -60,7 +60,7 @@ class ClientPartsTest {
     }
 
     private JsonNode sent(String method) {
-        JsonNode m = channel.readOutbound();
+        JsonNode m = WireChannel.readOutbound(channel);
         assertThat(m).as("a " + method + " request").isNotNull();
         assertThat(m.path("method").asText()).isEqualTo(method);
         return m;
@@ -77,7 +77,7 @@ class ClientPartsTest {
         CompletableFuture<Void> b = barrier.afterReply();
         channel.runPendingTasks();
         JsonNode echo = sent("echo");
-        assertThat((Object) channel.readOutbound()).as("one echo for the first replies").isNull();
+        assertThat(WireChannel.readOutbound(channel)).as("one echo for the first replies").isNull();
         CompletableFuture<Void> c = barrier.afterReply(); // arrived after the echo was sent: needs the next one
         reply(echo, "[\"ovnj-barrier\"]");
         assertThat(a).isCompleted();
@@ -86,7 +86,7 @@ class ClientPartsTest {
         channel.runPendingTasks();
         reply(sent("echo"), "[\"ovnj-barrier\"]");
         assertThat(c).isCompleted();
-        assertThat((Object) channel.readOutbound()).isNull();
+        assertThat(WireChannel.readOutbound(channel)).isNull();
     }
 
     @Test
@@ -96,7 +96,7 @@ class ClientPartsTest {
         CompletableFuture<TransactionResult> tx = runner.transact(Transaction.builder(SCHEMA).add(Operations.comment("x")).build());
         reply(sent("transact"), "[{}]");
         assertThat(tx.get(5, TimeUnit.SECONDS)).isNotNull();
-        assertThat((Object) channel.readOutbound()).as("no barrier").isNull();
+        assertThat(WireChannel.readOutbound(channel)).as("no barrier").isNull();
     }
 
     @Test
@@ -270,18 +270,18 @@ class ClientPartsTest {
         assertThat(granted.get(5, TimeUnit.SECONDS)).isTrue();
 
         RpcConnection conn2 = new RpcConnection(Runnable::run, n -> { });
-        EmbeddedChannel ch2 = new EmbeddedChannel(new RpcCodec(), conn2);
+        EmbeddedChannel ch2 = WireChannel.of(conn2);
         locks.resume(otherSession(ch2, conn2));
-        JsonNode again = ch2.readOutbound();
+        JsonNode again = WireChannel.readOutbound(ch2);
         assertThat(again.path("method").asText()).isEqualTo("lock");
         assertThat(again.path("params").get(0).asText()).isEqualTo("leader");
 
         locks.unlock("leader");
         assertThat(sent("unlock").path("params").get(0).asText()).isEqualTo("leader");
         RpcConnection conn3 = new RpcConnection(Runnable::run, n -> { });
-        EmbeddedChannel ch3 = new EmbeddedChannel(new RpcCodec(), conn3);
+        EmbeddedChannel ch3 = WireChannel.of(conn3);
         locks.resume(otherSession(ch3, conn3));
-        assertThat((Object) ch3.readOutbound()).as("a released lock is not requested again").isNull();
+        assertThat(WireChannel.readOutbound(ch3)).as("a released lock is not requested again").isNull();
         ch2.close();
         ch3.close();
     }
@@ -298,9 +298,9 @@ class ClientPartsTest {
         assertThat(changed).succeedsWithin(Duration.ofSeconds(5));
 
         RpcConnection conn2 = new RpcConnection(Runnable::run, n -> { });
-        EmbeddedChannel ch2 = new EmbeddedChannel(new RpcCodec(), conn2);
+        EmbeddedChannel ch2 = WireChannel.of(conn2);
         monitors.establishMain(otherSession(ch2, conn2));
-        JsonNode monitor = ch2.readOutbound();
+        JsonNode monitor = WireChannel.readOutbound(ch2);
         assertThat(monitor.path("method").asText()).isEqualTo("monitor_cond_since");
         assertThat(monitor.path("params").get(2).path("Load_Balancer").path("where").toString()).contains("only-me");
         ch2.close();

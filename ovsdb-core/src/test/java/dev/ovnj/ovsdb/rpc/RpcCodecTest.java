@@ -40,16 +40,6 @@ class RpcCodecTest {
     }
 
     @Test
-    void encodesEveryMemberJsonRpcRequires() throws Exception {
-        assertThat(codec.toJson(new RpcRequest(IntNode.valueOf(3), "list_dbs", MAPPER.createArrayNode())))
-                .isEqualTo(json("{\"method\":\"list_dbs\",\"params\":[],\"id\":3}"));
-        assertThat(codec.toJson(new RpcNotification("cancel", MAPPER.createArrayNode().add(1))))
-                .isEqualTo(json("{\"method\":\"cancel\",\"params\":[1],\"id\":null}"));
-        assertThat(codec.toJson(RpcResponse.success(TextNode.valueOf("echo"), MAPPER.createArrayNode())))
-                .isEqualTo(json("{\"id\":\"echo\",\"result\":[],\"error\":null}"));
-    }
-
-    @Test
     void rejectsObjectsThatAreNoJsonRpcMessage() throws Exception {
         assertThatThrownBy(() -> codec.fromJson(json("{\"result\":1,\"error\":null}")))
                 .isInstanceOf(RpcProtocolException.class).hasMessageContaining("response without id");
@@ -70,12 +60,13 @@ class RpcCodecTest {
     }
 
     @Test
-    void worksAsAPipelineCodecInBothDirections() throws Exception {
+    void decodesInThePipelineAndLeavesOutgoingMessagesToTheFrameEncoder() throws Exception {
         EmbeddedChannel ch = new EmbeddedChannel(new RpcCodec());
         ch.writeInbound(json("{\"id\":1,\"result\":[],\"error\":null}"));
         assertThat(ch.<Object>readInbound()).isInstanceOf(RpcResponse.class);
-        ch.writeOutbound(new RpcNotification("n", MAPPER.createArrayNode()));
-        assertThat(ch.<Object>readOutbound()).isEqualTo(json("{\"method\":\"n\",\"params\":[],\"id\":null}"));
+        RpcNotification outgoing = new RpcNotification("n", MAPPER.createArrayNode());
+        ch.writeOutbound(outgoing);
+        assertThat(ch.<Object>readOutbound()).isSameAs(outgoing);
         assertThatThrownBy(() -> ch.writeInbound(json("{\"foo\":1}")))
                 .isInstanceOf(DecoderException.class).hasCauseInstanceOf(RpcProtocolException.class);
     }

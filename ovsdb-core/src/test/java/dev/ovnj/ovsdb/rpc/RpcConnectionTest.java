@@ -41,7 +41,7 @@ class RpcConnectionTest {
     }
 
     private static EmbeddedChannel channel(RpcConnection conn) {
-        return new EmbeddedChannel(new RpcCodec(), conn);
+        return WireChannel.of(conn);
     }
 
     private static JsonNode json(String text) {
@@ -61,7 +61,7 @@ class RpcConnectionTest {
     }
 
     private static long sentId(EmbeddedChannel ch, String expectedMethod) {
-        JsonNode sent = ch.readOutbound();
+        JsonNode sent = WireChannel.readOutbound(ch);
         assertThat(sent.get("method").asText()).isEqualTo(expectedMethod);
         return sent.get("id").asLong();
     }
@@ -106,7 +106,7 @@ class RpcConnectionTest {
         RpcConnection conn = connection(10);
         EmbeddedChannel ch = channel(conn);
         conn.call("get_schema", params("OVN_Northbound"), NO_TIMEOUT);
-        assertThat(ch.<JsonNode>readOutbound().toString())
+        assertThat(WireChannel.readOutbound(ch).toString())
                 .isEqualTo("{\"method\":\"get_schema\",\"params\":[\"OVN_Northbound\"],\"id\":1}");
     }
 
@@ -216,7 +216,7 @@ class RpcConnectionTest {
         RpcConnection conn = connection(10);
         EmbeddedChannel ch = channel(conn);
         ch.writeInbound(json("{\"id\":\"echo\",\"method\":\"echo\",\"params\":[\"x\",1]}"));
-        assertThat(ch.<JsonNode>readOutbound())
+        assertThat(WireChannel.readOutbound(ch))
                 .isEqualTo(json("{\"id\":\"echo\",\"result\":[\"x\",1],\"error\":null}"));
     }
 
@@ -225,7 +225,7 @@ class RpcConnectionTest {
         RpcConnection conn = connection(10);
         EmbeddedChannel ch = channel(conn);
         ch.writeInbound(json("{\"id\":42,\"method\":\"frobnicate\",\"params\":[]}"));
-        JsonNode reply = ch.readOutbound();
+        JsonNode reply = WireChannel.readOutbound(ch);
         assertThat(reply.get("id").asInt()).isEqualTo(42);
         assertThat(reply.get("result").isNull()).isTrue();
         assertThat(reply.at("/error/error").asText()).isEqualTo("unknown method");
@@ -317,7 +317,7 @@ class RpcConnectionTest {
         RpcConnection conn = connection(10);
         EmbeddedChannel ch = channel(conn);
         conn.notify("cancel", params(3));
-        assertThat(ch.<JsonNode>readOutbound()).isEqualTo(json("{\"method\":\"cancel\",\"params\":[3],\"id\":null}"));
+        assertThat(WireChannel.readOutbound(ch)).isEqualTo(json("{\"method\":\"cancel\",\"params\":[3],\"id\":null}"));
     }
 
     @Test
