@@ -38,7 +38,7 @@ final class StatusCommand implements Callable<Integer> {
 
     @Option(names = "--sb", paramLabel = "REMOTES",
             description = "Also read the OVN Southbound database and print, per backend of each health-checked VIP, what"
-                    + " OVN's service monitor says: online, offline, error or unknown.")
+                    + " OVN's service monitor says: online, offline, error or unknown (a UDP VIP's backends as IP:PORT/udp).")
     private String southbound;
 
     @Override

@@ -23,8 +23,11 @@ import java.util.UUID;
  * @param serverError when {@link State#FAILED} by the server (or {@link State#APPLYING} while retrying): the server's error
  * @param generation the version of the desired spec this status is about (it grows with every declaration)
  * @param observedGeneration the version of the desired spec the database was last seen to hold (0: none yet)
- * @param backendHealth for the backends of checked VIPs ({@code IP:PORT}), what OVN's service monitor says;
- *     empty without health checks, {@link BackendHealth#UNKNOWN} without a Southbound connection
+ * @param backendHealth for the backends of checked VIPs, what OVN's service monitor says; keyed
+ *     {@code IP:PORT} (or {@code [IPv6]:PORT}) for a TCP VIP's backend and {@code IP:PORT/udp} or
+ *     {@code IP:PORT/sctp} for the other protocols, so one backend checked over TCP and UDP has an
+ *     entry for each (see {@link BackendHealthView#key}); empty without health checks,
+ *     {@link BackendHealth#UNKNOWN} without a Southbound connection
  */
 public record SpecStatus(String owner, String spec, State state, List<String> reasons, List<String> warnings,
                          Set<UUID> rows, long repairs, Optional<Duration> lastRepair, List<ConflictingRow> conflicts,
@@ -73,7 +76,8 @@ public record SpecStatus(String owner, String spec, State state, List<String> re
      * @param serverError the server's error
      * @param generation the version of the desired spec this status is about
      * @param observedGeneration the version of the desired spec the database was last seen to hold
-     * @param backendHealth backend to what OVN's service monitor says
+     * @param backendHealth backend (keyed as {@link BackendHealthView#key} writes it) to what OVN's
+     *     service monitor says
      */
     public SpecStatus {
         reasons = List.copyOf(reasons);
