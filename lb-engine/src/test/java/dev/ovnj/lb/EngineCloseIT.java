@@ -22,8 +22,7 @@ class EngineCloseIT {
     static final String LOCK = "ovnj_lb";
 
     static OvsdbClient client(OvsdbServer server) {
-        return OvsdbClient.builder().remotes(server.remote()).monitor(LoadBalancerEngine.monitorRequest())
-                .backoff(Duration.ofMillis(20), Duration.ofMillis(500)).build().startAndWait(WAIT);
+        return EngineFixture.client(server.remote()).startAndWait(WAIT);
     }
 
     @Test

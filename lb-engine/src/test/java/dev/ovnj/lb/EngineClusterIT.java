@@ -12,7 +12,6 @@ import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.NbctlException;
 import dev.ovnj.testkit.OvsdbCluster;
 import dev.ovnj.testkit.OvsdbServer;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,8 +45,7 @@ class EngineClusterIT {
         try (OvsdbCluster cluster = OvsdbCluster.start(size)) {
             Nbctl nbctl = Nbctl.of(cluster);
             EngineFixture.seed(nbctl);
-            OvsdbClient client = OvsdbClient.builder().remotes(cluster.remotes()).monitor(LoadBalancerEngine.monitorRequest())
-                    .backoff(Duration.ofMillis(20), Duration.ofMillis(500)).build();
+            OvsdbClient client = EngineFixture.client(cluster.remotes());
             try (client; LoadBalancerEngine engine = LoadBalancerEngine.builder(client).build().start()) {
                 client.startAndWait(WAIT);
                 AtomicBoolean running = new AtomicBoolean(true);
@@ -128,8 +126,7 @@ class EngineClusterIT {
         try (OvsdbCluster cluster = OvsdbCluster.start(3)) {
             Nbctl nbctl = Nbctl.of(cluster);
             EngineFixture.seed(nbctl);
-            OvsdbClient client = OvsdbClient.builder().remotes(cluster.remotes()).monitor(LoadBalancerEngine.monitorRequest())
-                    .backoff(Duration.ofMillis(20), Duration.ofMillis(500)).build();
+            OvsdbClient client = EngineFixture.client(cluster.remotes());
             EngineFaultIT.Observer seen = new EngineFaultIT.Observer();
             try (client; LoadBalancerEngine engine = LoadBalancerEngine.builder(client).build()) {
                 engine.addListener(seen);

@@ -34,8 +34,7 @@ final class EngineFixture implements AutoCloseable {
         this.server = server;
         this.nbctl = Nbctl.of(server);
         seed(nbctl);
-        this.client = OvsdbClient.builder().remotes(server.remote()).monitor(LoadBalancerEngine.monitorRequest())
-                .backoff(Duration.ofMillis(20), Duration.ofMillis(500)).build();
+        this.client = client(server.remote());
         this.engine = config.apply(LoadBalancerEngine.builder(client)).build();
         engine.addListener(new EngineListener() {
             @Override
@@ -52,6 +51,17 @@ final class EngineFixture implements AutoCloseable {
         });
         engine.start();
         client.startAndWait(WAIT);
+    }
+
+    /**
+     * A client replicating what the engine needs and reconnecting quickly (backoff 20 ms to 500 ms),
+     * as the engine tests use it; not started.
+     *
+     * @param remotes one remote or a comma-separated list
+     */
+    static OvsdbClient client(String remotes) {
+        return OvsdbClient.builder().remotes(remotes).monitor(LoadBalancerEngine.monitorRequest())
+                .backoff(Duration.ofMillis(20), Duration.ofMillis(500)).build();
     }
 
     /** The kube-dc project topology: router with an external port on the EIP network, and a switch. */

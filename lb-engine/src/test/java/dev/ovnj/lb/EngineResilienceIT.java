@@ -9,7 +9,6 @@ import dev.ovnj.testkit.Await;
 import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.OvsdbCluster;
 import dev.ovnj.testkit.OvsdbServer;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,8 +58,7 @@ class EngineResilienceIT {
         try (OvsdbCluster cluster = OvsdbCluster.start(3)) {
             Nbctl nbctl = Nbctl.of(cluster);
             EngineFixture.seed(nbctl);
-            OvsdbClient client = OvsdbClient.builder().remotes(cluster.remotes()).monitor(LoadBalancerEngine.monitorRequest())
-                    .backoff(Duration.ofMillis(20), Duration.ofMillis(500)).build();
+            OvsdbClient client = EngineFixture.client(cluster.remotes());
             try (client; LoadBalancerEngine engine = LoadBalancerEngine.builder(client).build().start()) {
                 client.startAndWait(WAIT);
                 Map<Integer, Integer> last = new TreeMap<>();

@@ -9,7 +9,6 @@ import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.testkit.Await;
 import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.OvsdbCluster;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -23,8 +22,7 @@ class QuorumStatusIT {
         try (OvsdbCluster cluster = OvsdbCluster.start(3)) {
             Nbctl nbctl = Nbctl.of(cluster);
             EngineFixture.seed(nbctl);
-            OvsdbClient client = OvsdbClient.builder().remotes(cluster.remotes()).monitor(LoadBalancerEngine.monitorRequest())
-                    .backoff(Duration.ofMillis(20), Duration.ofMillis(500)).build();
+            OvsdbClient client = EngineFixture.client(cluster.remotes());
             try (client; LoadBalancerEngine engine = LoadBalancerEngine.builder(client).build().start()) {
                 client.startAndWait(WAIT);
                 engine.apply(OWNER, List.of(spec(0, 1), spec(1, 1))).get(20, TimeUnit.SECONDS);

@@ -13,7 +13,6 @@ import dev.ovnj.testkit.OvsdbServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -81,22 +80,10 @@ class RequestTimeoutIT {
         Duration timeout = Duration.ofSeconds(4);
         try (EngineFixture fx = new EngineFixture(b -> b.stallTimeout(Duration.ofSeconds(1)).requestTimeout(timeout))) {
             fx.engine.upsert(OWNER, spec(0, 1)).get(20, TimeUnit.SECONDS);
-            // Another part of the application reads the cache for long; an update then waits for the
-            // write lock and the engine's next step waits behind it (see EngineStallIT).
-            CountDownLatch inside = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            Thread slowReader = new Thread(() -> fx.client.cache().read(() -> {
-                inside.countDown();
-                try {
-                    release.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return null;
-            }), "slow-cache-reader");
-            slowReader.start();
+            // The update this drift brings waits behind the slow reader, and the engine's next step
+            // behind the update.
+            SlowCacheReader slowReader = SlowCacheReader.holding(fx.client.cache());
             try {
-                assertThat(inside.await(5, TimeUnit.SECONDS)).isTrue();
                 fx.nbctl.run("lb-del", "svc-0-tcp");
                 Thread.sleep(300);
                 // Declared at once; planning it then blocks the engine thread on the cache.
@@ -108,8 +95,7 @@ class RequestTimeoutIT {
                 assertThat(e.statuses()).containsOnlyKeys("svc-1");
                 assertThat(e.statuses().get("svc-1").state().settled()).isFalse();
             } finally {
-                release.countDown();
-                slowReader.join();
+                slowReader.release();
             }
             Await.until(WAIT, "the declaration made during the stall is written, without a new call",
                     () -> OwnedRows.rows(fx.nbctl).equals(OwnedRows.expected(List.of(spec(0, 1), spec(1, 1)))));

@@ -40,17 +40,12 @@ class ServerRejectionIT {
         return OvsdbServer.builder().extraArgs("--sync-from=" + primary.remote()).start();
     }
 
-    static OvsdbClient client(String remote) {
-        return OvsdbClient.builder().remotes(remote).monitor(LoadBalancerEngine.monitorRequest())
-                .backoff(Duration.ofMillis(20), Duration.ofMillis(500)).build();
-    }
-
     @Test
     void defect3_aReadOnlyDatabaseFailsEverySpecAtOnceWithTheServersError() throws Exception {
         try (OvsdbServer primary = OvsdbServer.start(); OvsdbServer backup = backupOf(primary)) {
             EngineFixture.seed(Nbctl.of(primary));
             Await.until(WAIT, "backup replicated the topology", () -> Nbctl.of(backup).run("lr-list").contains("shalb-dev"));
-            OvsdbClient client = client(backup.remote());
+            OvsdbClient client = EngineFixture.client(backup.remote());
             try (client; LoadBalancerEngine engine = LoadBalancerEngine.builder(client).build().start()) {
                 client.startAndWait(WAIT);
                 long t0 = System.nanoTime();
@@ -87,7 +82,7 @@ class ServerRejectionIT {
     void foundByReading_aSpecTheClientCannotEncodeFailsInsteadOfHanging() throws Exception {
         // An older server without Load_Balancer.selection_fields: the transaction cannot be built.
         Path old = schema(s -> ((ObjectNode) s.with("tables").with("Load_Balancer").with("columns")).remove("selection_fields"));
-        try (OvsdbServer server = OvsdbServer.builder().schema(old).start(); OvsdbClient client = client(server.remote());
+        try (OvsdbServer server = OvsdbServer.builder().schema(old).start(); OvsdbClient client = EngineFixture.client(server.remote());
              LoadBalancerEngine engine = LoadBalancerEngine.builder(client).build().start()) {
             client.startAndWait(WAIT);
             LoadBalancerSpec lonely = LoadBalancerSpec.builder("lonely").tcp("192.0.2.10:80", "10.0.0.1:80").build();

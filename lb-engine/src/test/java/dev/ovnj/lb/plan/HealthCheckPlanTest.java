@@ -2,17 +2,13 @@ package dev.ovnj.lb.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ovnj.lb.spec.HealthCheck;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.VipSpec;
 import dev.ovnj.ovsdb.cache.RowCache;
-import dev.ovnj.ovsdb.monitor.UpdateBatch;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
-import dev.ovnj.testkit.Schemas;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,13 +24,11 @@ class HealthCheckPlanTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        schema = DatabaseSchema.parse(Schemas.ovnNorthboundJson());
-        cache = new RowCache();
-        Planner.indexes().forEach(cache::addIndex);
+        schema = PlannerCache.schema();
         String ids = "['map',[['ovnj.owner','o'],['ovnj.spec','web']]]";
-        cache.replace(schema, List.of("Load_Balancer", "Load_Balancer_Health_Check", "Logical_Router", "Logical_Switch",
+        cache = PlannerCache.of(schema, List.of("Load_Balancer", "Load_Balancer_Health_Check", "Logical_Router", "Logical_Switch",
                         "Logical_Switch_Port", "Load_Balancer_Group"),
-                UpdateBatch.fromUpdates2(new ObjectMapper().readTree(("{'Load_Balancer':{'" + LB + "':{'initial':{'name':'web-tcp',"
+                "{'Load_Balancer':{'" + LB + "':{'initial':{'name':'web-tcp',"
                         + "'protocol':'tcp','vips':['map',[['10.0.0.10:80','10.1.0.1:80']]],"
                         + "'health_check':['uuid','" + HC + "'],'ip_port_mappings':['map',[['10.1.0.1','web1:10.1.0.254']]],"
                         + "'external_ids':" + ids + "}}},"
@@ -42,8 +36,7 @@ class HealthCheckPlanTest {
                         + "['interval','5'],['success_count','3'],['timeout','20']]],'external_ids':" + ids + "}}},"
                         + "'Logical_Switch':{'" + LS + "':{'initial':{'name':'ls','ports':['uuid','" + LSP + "'],"
                         + "'other_config':['map',[['subnet','10.1.0.0/24']]]}}},"
-                        + "'Logical_Switch_Port':{'" + LSP + "':{'initial':{'name':'web1','addresses':'00:00:00:00:00:01 10.1.0.1'}}}}")
-                        .replace('\'', '"')), Optional.empty()));
+                        + "'Logical_Switch_Port':{'" + LSP + "':{'initial':{'name':'web1','addresses':'00:00:00:00:00:01 10.1.0.1'}}}}");
     }
 
     private static LoadBalancerSpec spec(HealthCheck hc) {

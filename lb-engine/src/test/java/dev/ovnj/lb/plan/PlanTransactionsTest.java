@@ -2,15 +2,11 @@ package dev.ovnj.lb.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.ovsdb.cache.RowCache;
-import dev.ovnj.ovsdb.monitor.UpdateBatch;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import dev.ovnj.ovsdb.tx.Transaction;
-import dev.ovnj.testkit.Schemas;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,15 +19,12 @@ class PlanTransactionsTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        schema = DatabaseSchema.parse(Schemas.ovnNorthboundJson());
-        cache = new RowCache();
-        Planner.indexes().forEach(cache::addIndex);
-        cache.replace(schema, List.of("Load_Balancer", "Logical_Router", "Logical_Switch", "Load_Balancer_Group"),
-                UpdateBatch.fromUpdates2(new ObjectMapper().readTree(("{'Load_Balancer':{'" + LB + "':{'initial':{'name':'web-tcp',"
+        schema = PlannerCache.schema();
+        cache = PlannerCache.of(schema, List.of("Load_Balancer", "Logical_Router", "Logical_Switch", "Load_Balancer_Group"),
+                "{'Load_Balancer':{'" + LB + "':{'initial':{'name':'web-tcp',"
                         + "'protocol':'tcp','vips':['map',[['10.0.0.10:80','10.1.0.1:80'],['10.0.0.11:80','10.1.0.2:80']]],"
                         + "'external_ids':['map',[['ovnj.owner','o'],['ovnj.spec','web']]]}}},"
-                        + "'Logical_Router':{'" + LR + "':{'initial':{'name':'r','load_balancer':['uuid','" + LB + "']}}}}").replace('\'', '"')),
-                        Optional.empty()));
+                        + "'Logical_Router':{'" + LR + "':{'initial':{'name':'r','load_balancer':['uuid','" + LB + "']}}}}");
     }
 
     @Test
