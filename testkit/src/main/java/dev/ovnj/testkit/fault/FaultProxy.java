@@ -21,6 +21,9 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +44,8 @@ public final class FaultProxy implements AutoCloseable {
     private volatile Channel listener;
     private volatile long latencyNanos;
     private volatile boolean blackholed;
+    // Reads held back by latency until their write runs; close() releases those whose write never will.
+    private final Set<HeldWrite> held = ConcurrentHashMap.newKeySet();
 
     private FaultProxy(InetSocketAddress target) {
         this.target = target;
@@ -159,6 +164,10 @@ public final class FaultProxy implements AutoCloseable {
         }
         connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        // The terminated loop dropped the delayed writes it had not run.
+        for (HeldWrite w : List.copyOf(held)) {
+            w.discard();
+        }
     }
 
     /**
@@ -249,7 +258,9 @@ public final class FaultProxy implements AutoCloseable {
             }
             long delay = latencyNanos;
             if (delay > 0) {
-                ctx.executor().schedule(() -> peer.writeAndFlush(msg), delay, TimeUnit.NANOSECONDS);
+                HeldWrite write = new HeldWrite(peer, msg);
+                held.add(write);
+                ctx.executor().schedule(write, delay, TimeUnit.NANOSECONDS);
             } else {
                 peer.writeAndFlush(msg);
             }
@@ -268,6 +279,30 @@ public final class FaultProxy implements AutoCloseable {
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             ctx.close();
+        }
+    }
+
+    /** A read forwarded after the latency; exactly one of running it and discarding it takes the message. */
+    private final class HeldWrite implements Runnable {
+        private final Channel peer;
+        private final Object msg;
+
+        HeldWrite(Channel peer, Object msg) {
+            this.peer = peer;
+            this.msg = msg;
+        }
+
+        @Override
+        public void run() {
+            if (held.remove(this)) {
+                peer.writeAndFlush(msg);
+            }
+        }
+
+        void discard() {
+            if (held.remove(this)) {
+                ReferenceCountUtil.release(msg);
+            }
         }
     }
 }

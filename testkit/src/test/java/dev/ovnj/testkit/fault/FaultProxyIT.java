@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ovnj.testkit.OvsdbServer;
 import dev.ovnj.testkit.RawRpc;
+import dev.ovnj.testkit.ResourceGauge;
+import dev.ovnj.testkit.StderrCapture;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.time.Duration;
@@ -73,6 +75,21 @@ class FaultProxyIT {
             try (RawRpc again = new RawRpc(proxy.port())) {
                 assertThat(again.echo(2000)).isTrue();
             }
+        }
+    }
+
+    @Test
+    void bytesHeldBackByLatencyAreReleasedWhenTheProxyCloses() throws Exception {
+        ResourceGauge.paranoidLeakDetection();
+        try (StderrCapture err = StderrCapture.start()) {
+            ResourceGauge.proveLeakReportsAreCaptured(err);
+            try (FaultProxy proxy = FaultProxy.to(server); RawRpc rpc = new RawRpc(proxy.port())) {
+                assertThat(rpc.echo(2000)).isTrue();
+                proxy.latency(Duration.ofSeconds(30));
+                assertThat(rpc.echo(300)).as("the request is held back").isFalse();
+            }
+            ResourceGauge.flushLeakReports();
+            assertThat(err.text()).doesNotContain("LEAK:");
         }
     }
 }
