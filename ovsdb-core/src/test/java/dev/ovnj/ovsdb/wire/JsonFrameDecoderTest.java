@@ -188,6 +188,19 @@ class JsonFrameDecoderTest {
     }
 
     @Test
+    void noInputBufferOutlivesItsReadWhetherItsFrameIsPartialOrMalformed() {
+        EmbeddedChannel ch = channel(FrameLimits.defaults());
+        ByteBuf partial = utf8("{\"a\":[1,");
+        ch.writeInbound(partial);
+        assertThat(partial.refCnt()).as("half a message: the parser keeps what it needs, not the buffer").isZero();
+        ByteBuf malformed = utf8("nope]}");
+        assertThatThrownBy(() -> ch.writeInbound(malformed)).isInstanceOf(MalformedFrameException.class);
+        assertThat(malformed.refCnt()).isZero();
+        assertThat(ch.isOpen()).isFalse();
+
+    }
+
+    @Test
     void nestingUpToTheLimitIsAcceptedAndBeyondRejected() throws Exception {
         EmbeddedChannel ok = channel(new FrameLimits(1024, 8));
         String eight = "{\"a\":" + "[".repeat(7) + "1" + "]".repeat(7) + "}";

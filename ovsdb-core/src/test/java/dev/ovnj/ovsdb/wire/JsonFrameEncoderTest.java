@@ -1,6 +1,7 @@
 package dev.ovnj.ovsdb.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -8,9 +9,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ovnj.ovsdb.rpc.RpcNotification;
 import dev.ovnj.ovsdb.rpc.RpcRequest;
 import dev.ovnj.ovsdb.rpc.RpcResponse;
+import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.UnpooledHeapByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.EncoderException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class JsonFrameEncoderTest {
@@ -66,5 +73,49 @@ class JsonFrameEncoderTest {
                 .isEqualTo("{\"id\":\"echo\",\"result\":[],\"error\":null}");
         assertThat(encode(RpcResponse.failure(NODES.numberNode(3), NODES.objectNode().put("error", "unknown method"))))
                 .isEqualTo("{\"id\":3,\"result\":null,\"error\":{\"error\":\"unknown method\"}}");
+    }
+
+    @Test
+    void aMessageThatFailsToEncodeLeavesNoBufferBehind() {
+        List<ByteBuf> allocated = new ArrayList<>();
+        ByteBufAllocator tracking = new AbstractByteBufAllocator(false) {
+            @Override
+            protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+                ByteBuf b = new UnpooledHeapByteBuf(this, initialCapacity, maxCapacity);
+                allocated.add(b);
+                return b;
+            }
+
+            @Override
+            protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+                return newHeapBuffer(initialCapacity, maxCapacity);
+            }
+
+            @Override
+            public boolean isDirectBufferPooled() {
+                return false;
+            }
+        };
+        EmbeddedChannel ch = new EmbeddedChannel(new JsonFrameEncoder());
+        ch.config().setAllocator(tracking);
+        // Half the envelope is already in the buffer when the parameter fails to render.
+        RpcRequest unrenderable = new RpcRequest(NODES.numberNode(1), "transact",
+                NODES.arrayNode().add("OVN_Northbound").addPOJO(new Unrenderable()));
+        assertThatThrownBy(() -> ch.writeOutbound(unrenderable)).isInstanceOf(EncoderException.class);
+        assertThat(allocated).as("the encoder allocated its buffer").isNotEmpty();
+        assertThat(allocated).allSatisfy(b -> assertThat(b.refCnt()).isZero());
+        assertThat(ch.<Object>readOutbound()).isNull();
+    }
+
+    /** A value Jackson cannot serialize: its only property throws. */
+    public static final class Unrenderable {
+        /**
+         * Fails.
+         *
+         * @return never
+         */
+        public String getValue() {
+            throw new IllegalStateException("cannot render");
+        }
     }
 }
