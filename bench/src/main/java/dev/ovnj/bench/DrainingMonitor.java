@@ -23,12 +23,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * connected is what the server spends on any cache-keeping client of that monitor: the
  * "monitor floor" of bulk-create.
  *
+ * <p>It also times the reply (first and last byte), which is the server's share of a sync: what
+ * a client adds on top of it is its parsing and its cache.
+ *
  * <p>It sends an {@code echo} request every second so that the server's inactivity probe (5 s on
  * a passive remote) never finds the connection idle; the replies are drained with the updates.
  */
 final class DrainingMonitor implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String REQUEST_ID = "monitor-floor";
     private static final String ZERO_TXN = "00000000-0000-0000-0000-000000000000";
 
     private final Socket socket;
@@ -37,6 +39,10 @@ final class DrainingMonitor implements AutoCloseable {
     private final Thread reader;
     private final Thread prober;
     private volatile IOException failure;
+    private long sentNanos;
+    private volatile long firstByteNanos;
+    private volatile long replyNanos;
+    private volatile long replyBytes;
 
     private DrainingMonitor(Socket socket) {
         this.socket = socket;
@@ -67,7 +73,8 @@ final class DrainingMonitor implements AutoCloseable {
             params.add("monitor-floor");
             params.add(request.toJson(schema, true));
             params.add(ZERO_TXN);
-            call.put("id", REQUEST_ID);
+            call.put("id", "monitor-floor");
+            m.sentNanos = System.nanoTime();
             m.send(JSON.writeValueAsString(call));
             m.reader.start();
             if (!m.replied.await(60, TimeUnit.SECONDS)) {
@@ -82,6 +89,21 @@ final class DrainingMonitor implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while opening the monitor", e);
         }
+    }
+
+    /** Seconds from sending the monitor request to the first byte of its reply. */
+    double firstByteSeconds() {
+        return (firstByteNanos - sentNanos) / 1e9;
+    }
+
+    /** Seconds from sending the monitor request to the last byte of its reply. */
+    double replySeconds() {
+        return (replyNanos - sentNanos) / 1e9;
+    }
+
+    /** Bytes of the monitor reply (the initial rows). */
+    long replyBytes() {
+        return replyBytes;
     }
 
     /** Bytes received so far. */
@@ -107,17 +129,35 @@ final class DrainingMonitor implements AutoCloseable {
     }
 
     private void drain() {
-        byte[] needle = ("\"id\":\"" + REQUEST_ID + "\"").getBytes(StandardCharsets.UTF_8);
-        int matched = 0;
+        // Scans the first JSON value the server sends (the reply: nothing else is sent before it)
+        // for its end, tracking nesting and strings only; nothing after it is looked at.
+        int depth = 0;
+        boolean inString = false;
+        boolean escaped = false;
         byte[] buf = new byte[1 << 16];
         try {
             InputStream in = socket.getInputStream();
             for (int r; (r = in.read(buf)) >= 0; ) {
-                bytes.addAndGet(r);
-                // Only the reply carries the request's id; nothing after it is looked at.
+                if (bytes.getAndAdd(r) == 0) {
+                    firstByteNanos = System.nanoTime();
+                }
                 for (int i = 0; i < r && replied.getCount() > 0; i++) {
-                    matched = buf[i] == needle[matched] ? matched + 1 : (buf[i] == needle[0] ? 1 : 0);
-                    if (matched == needle.length) {
+                    byte b = buf[i];
+                    if (inString) {
+                        if (escaped) {
+                            escaped = false;
+                        } else if (b == '\\') {
+                            escaped = true;
+                        } else if (b == '"') {
+                            inString = false;
+                        }
+                    } else if (b == '"') {
+                        inString = true;
+                    } else if (b == '{' || b == '[') {
+                        depth++;
+                    } else if ((b == '}' || b == ']') && --depth == 0) {
+                        replyNanos = System.nanoTime();
+                        replyBytes = bytes.get() - r + i + 1;
                         replied.countDown();
                     }
                 }
