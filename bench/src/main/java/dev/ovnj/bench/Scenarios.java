@@ -380,6 +380,9 @@ public final class Scenarios {
      * until {@link JitWarmth} counts them warm (ovnj here, OpenDaylight in its own JVM). A client
      * that parses nothing ({@code ovsdb-server-sync}, a {@link DrainingMonitor} with ovnj's
      * request) gives the server's share: the time to the first and the last byte of the reply.
+     * ovnj's timeline: {@code handshake_s} (connect, {@code _Server} check, schema; a client that
+     * monitors nothing), {@code sync_s} (reply received, parsed, cache built), {@code engine_idle_s}
+     * (the engine has mapped the sync's rows).
      */
     void sync() throws Exception {
         int n = sizes.get("sync");
@@ -443,6 +446,12 @@ public final class Scenarios {
         SyncRuns runs = new SyncRuns("ovnj-engine");
         for (int k = 0; k < SYNC_RUNS; k++) {
             awaitCollected(syncOvnjOnce(server, n, runs, k == 0), "the engine client's cache");
+            // The timeline's first step: connect and handshake (a client monitoring no table).
+            long t0 = System.nanoTime();
+            try (OvsdbClient bare = client(server.remote(), MonitorRequest.of())) {
+                bare.startAndWait(WAIT);
+                runs.add("handshake_s", secondsSince(t0));
+            }
         }
         runs.record();
         // The same without the engine, to separate the engine's cache indexes from the rows.
