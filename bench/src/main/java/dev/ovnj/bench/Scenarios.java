@@ -403,8 +403,8 @@ public final class Scenarios {
                 check(failures == 0, "populating the sync database failed");
                 System.out.printf(Locale.ROOT, "  populated %d load balancers in %.1f s%n", n, secondsSince(t0));
             }
-            syncServerShare(server, n);
             syncOvnj(server, n);
+            syncServerShare(server, n);
             syncPython(server, n);
             syncOdl(server, n);
         }
@@ -480,6 +480,8 @@ public final class Scenarios {
             double srv = Proc.cpuSeconds(server.pid()) - srv0;
             int rows = c.cache().table("Load_Balancer").size();
             check(rows == n, "ovnj synced " + rows + " rows");
+            runs.add("sync_s", wall);
+            runs.add("cpu_s", cpu);
             // The engine maps the sync's events on its own thread after startAndWait returns;
             // measured while it still runs, the figure counted its garbage (3,428 B/row at 50,000).
             Proc.awaitThreadsQuiet("ovnj-engine");
@@ -488,8 +490,6 @@ public final class Scenarios {
             long heap1 = Proc.usedHeapAfterGc();
             double rss1 = Proc.rssMb();
             ClientStats st = c.stats();
-            runs.add("sync_s", wall);
-            runs.add("cpu_s", cpu);
             runs.add("heap_bytes_per_row", (heap1 - heap0) / (double) rows);
             runs.add("json_bytes_per_row", st.lastSyncBytes() / (double) rows);
             if (first) {
