@@ -7,6 +7,7 @@ import dev.ovnj.bench.JitWarmth;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -50,9 +51,10 @@ import org.opendaylight.ovsdb.lib.schema.GenericTableSchema;
  *       compiles for under 2% of its wall time, at most 3), as the harness does for ovnj's clients.
  *       MONITOR=true keeps a monitor of the three tables with a row map updated from every
  *       update, as a cache-keeping controller would; false sends transactions only.
- *   OdlPeer sync HOST:PORT
- *       Time to connect and receive the monitor reply of the load-balancer tables, and the heap
- *       that reply holds per Load_Balancer row (after one warm-up sync).
+ *   OdlPeer sync HOST:PORT RUNS
+ *       Time to connect and receive the monitor reply of the load-balancer tables (median, fastest
+ *       and slowest of RUNS syncs, after full-size warm-up syncs until one compiles for under 2% of
+ *       its wall time, at most 3), and the heap the first measured reply holds per Load_Balancer row.
  * </pre>
  *
  * <p>The library's defaults are changed where they would make it fail rather than be slow: the
@@ -84,7 +86,7 @@ public final class OdlPeer {
             String json = switch (args[0]) {
                 case "bulk" -> peer.bulk(args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]), args[5],
                         args[6], args[7], Boolean.parseBoolean(args[8]));
-                case "sync" -> peer.sync(args[1]);
+                case "sync" -> peer.sync(args[1], Integer.parseInt(args[2]));
                 default -> throw new IllegalArgumentException("unknown mode " + args[0]);
             };
             System.out.println(json);
@@ -269,20 +271,43 @@ public final class OdlPeer {
                 p.wallS(), p.cpuS(), p.failures(), n, p.updates(), p.firstError() == null ? "null" : quote(p.firstError()));
     }
 
-    private String sync(String hostPort) throws Exception {
-        // Warm-up (JIT), then the measured sync; the warm-up reply is dropped before the baseline.
-        syncOnce(hostPort);
-        long heap0 = usedHeapAfterGc();
-        double cpu0 = cpuSeconds();
-        long t0 = System.nanoTime();
-        Synced s = syncOnce(hostPort);
-        double wall = (System.nanoTime() - t0) / 1e9;
-        double cpu = cpuSeconds() - cpu0;
-        long heap1 = usedHeapAfterGc();
-        int rows = s.reply().getUpdate(s.db().table("Load_Balancer", GenericTableSchema.class)).getRows().size();
-        s.client().disconnect();
-        return String.format(Locale.ROOT, "{\"sync_s\": %.6f, \"cpu_s\": %.4f, \"rows\": %d, \"heap_bytes_per_row\": %.1f}",
-                wall, cpu, rows, (heap1 - heap0) / (double) rows);
+    private String sync(String hostPort, int runs) throws Exception {
+        // Warmed as the harness warms ovnj's sync: full-size syncs until JitWarmth counts it warm.
+        int passes = 0;
+        for (int pass = 1; pass <= JitWarmth.MAX_PASSES; pass++) {
+            passes = pass;
+            double jit0 = JitWarmth.compileSeconds();
+            long t0 = System.nanoTime();
+            syncOnce(hostPort).client().disconnect();
+            double wall = (System.nanoTime() - t0) / 1e9;
+            JitWarmth.awaitQuiet();
+            if (JitWarmth.settled(jit0, wall)) {
+                break;
+            }
+        }
+        // Then the measured syncs; each reply is dropped before the next baseline.
+        double[] walls = new double[runs];
+        double[] cpus = new double[runs];
+        double heapPerRow = 0;
+        int rows = 0;
+        for (int k = 0; k < runs; k++) {
+            long heap0 = usedHeapAfterGc();
+            double cpu0 = cpuSeconds();
+            long t0 = System.nanoTime();
+            Synced s = syncOnce(hostPort);
+            walls[k] = (System.nanoTime() - t0) / 1e9;
+            cpus[k] = cpuSeconds() - cpu0;
+            rows = s.reply().getUpdate(s.db().table("Load_Balancer", GenericTableSchema.class)).getRows().size();
+            if (k == 0) {
+                heapPerRow = (usedHeapAfterGc() - heap0) / (double) rows;
+            }
+            s.client().disconnect();
+        }
+        Arrays.sort(walls);
+        Arrays.sort(cpus);
+        return String.format(Locale.ROOT, "{\"sync_s\": %.6f, \"sync_s_min\": %.6f, \"sync_s_max\": %.6f, \"cpu_s\": %.4f, "
+                        + "\"rows\": %d, \"heap_bytes_per_row\": %.1f, \"warm_passes\": %d, \"syncs\": %d}",
+                walls[runs / 2], walls[0], walls[runs - 1], cpus[runs / 2], rows, heapPerRow, passes, passes + runs);
     }
 
     /** A connected client with its schema and its monitor reply. */

@@ -104,4 +104,33 @@ class MonitorIT {
             }
         }
     }
+
+    @Test
+    void rowsWithoutVersionsStillFollowEveryChange() {
+        try (OvsdbServer server = OvsdbServer.start()) {
+            Nbctl nbctl = Nbctl.of(server);
+            nbctl.run("lb-add", "web", "10.0.0.1:80", "10.1.0.1:80");
+            try (OvsdbClient lean = OvsdbClient.builder().remotes(server.remote())
+                    .monitor(MonitorRequest.tables("Load_Balancer").withoutRowVersions()).build();
+                 OvsdbClient full = OvsdbClient.builder().remotes(server.remote())
+                         .monitor(MonitorRequest.tables("Load_Balancer")).build()) {
+                lean.startAndWait(WAIT);
+                full.startAndWait(WAIT);
+                Row row = lean.cache().table("Load_Balancer").rows().get(0);
+                assertThat(row.get("name")).isEqualTo("web");
+                assertThat(row.version()).isEmpty();
+                assertThat(full.cache().table("Load_Balancer").rows().get(0).version()).isPresent();
+
+                nbctl.run("lb-add", "web", "10.0.0.2:80", "10.1.0.2:80");
+                nbctl.run("set", "Load_Balancer", "web", "external_ids:k=v");
+                Await.until(WAIT, "the lean cache follows the changes", () -> {
+                    Row r = lean.cache().table("Load_Balancer").rows().get(0);
+                    return r.get("external_ids").equals(Map.of("k", "v"))
+                            && ((Map<?, ?>) r.get("vips")).keySet().equals(java.util.Set.of("10.0.0.1:80", "10.0.0.2:80"));
+                });
+                assertThat(lean.cache().table("Load_Balancer").rows().get(0).version()).isEmpty();
+                assertThat(lean.stats().lastSyncBytes()).isLessThan(full.stats().lastSyncBytes());
+            }
+        }
+    }
 }
