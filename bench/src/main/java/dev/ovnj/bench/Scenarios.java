@@ -72,7 +72,7 @@ public final class Scenarios {
     /**
      * Sizes of one run: named counts ({@code bulk}, {@code monitor}, {@code cluster}, {@code sync},
      * {@code engine}, {@code incremental}, {@code drift}, {@code failover}, {@code window},
-     * {@code gc}) and the spec counts of the scale curve.
+     * {@code gc}, {@code scale-changes}) and the spec counts of the scale curve.
      */
     record Sizes(Map<String, Integer> counts, List<Integer> scale) {
         /** Each named count at its full size and at its {@code --quick} size, side by side. */
@@ -86,6 +86,7 @@ public final class Scenarios {
                 new Count("sync", 50_000, 2_500),
                 new Count("engine", 10_000, 500),
                 new Count("incremental", 1_000, 100),
+                new Count("scale-changes", 3_000, 100),
                 new Count("drift", 200, 20),
                 new Count("failover", 10_000, 500),
                 new Count("window", 128, 128),
@@ -707,10 +708,22 @@ public final class Scenarios {
 
     /** Single-backend changes to random specs with {@code upsert}, one at a time. */
     private void incremental(EngineSetup e, List<LoadBalancerSpec> specs, String scenario, String client) throws Exception {
+        incremental(e, specs, scenario, client, 0, sizes.get("incremental"));
+    }
+
+    /**
+     * {@code warmup} unmeasured then {@code count} measured single-backend changes to random specs,
+     * one at a time; each change gets a backend address no earlier change used, so none is a no-op.
+     */
+    private void incremental(EngineSetup e, List<LoadBalancerSpec> specs, String scenario, String client, int warmup,
+                             int count) throws Exception {
         Random random = new Random(42);
         List<Double> lat = new ArrayList<>();
-        EngineMetrics m0 = e.engine.metrics();
-        for (int k = 0; k < sizes.get("incremental"); k++) {
+        EngineMetrics m0 = null;
+        for (int k = 0; k < warmup + count; k++) {
+            if (k == warmup) {
+                m0 = e.engine.metrics();
+            }
             int i = random.nextInt(specs.size());
             // Replace the first backend only: a single-backend change.
             LoadBalancerSpec old = specs.get(i);
@@ -720,7 +733,9 @@ public final class Scenarios {
                     .tcp(vip(i, 20), b).group(GROUP).build();
             long t0 = System.nanoTime();
             e.engine.upsert(OWNER, next).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-            lat.add((System.nanoTime() - t0) / 1e6);
+            if (k >= warmup) {
+                lat.add((System.nanoTime() - t0) / 1e6);
+            }
             specs.set(i, next);
         }
         latencies(scenario, client, lat, true);
@@ -728,6 +743,9 @@ public final class Scenarios {
     }
 
     // ------------------------------------------------------------------ scale
+
+    /** Unmeasured single changes before each scale size's measured ones. */
+    private static final int SCALE_WARMUP_CHANGES = 200;
 
     /** Label of a spec count in client names: 1000 -> 1k, 250 -> 250. */
     static String label(int n) {
@@ -762,7 +780,9 @@ public final class Scenarios {
                 results.add("scale", client, "heap_mb", (heap1 - heap0) / 1024.0 / 1024.0);
                 // The time lets a profile (bench/profile.sh) separate the converge from the changes.
                 System.out.println("  " + client + ": converged; incremental changes from " + java.time.LocalTime.now());
-                incremental(e, specs, "scale", client);
+                // Unmeasured changes first, so no size's tail holds the first pass through the
+                // change path of a fresh engine; then enough changes that p99 is not a few outliers.
+                incremental(e, specs, "scale", client, SCALE_WARMUP_CHANGES, sizes.get("scale-changes"));
             }
         }
     }
