@@ -441,7 +441,7 @@ public final class Row {
                 result.put(entry.getKey(), entry.getValue());
             }
         }
-        return Map.copyOf(result);
+        return SingleEntryMap.compact(Map.copyOf(result));
     }
 
     /**
