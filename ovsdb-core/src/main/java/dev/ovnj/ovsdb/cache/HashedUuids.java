@@ -86,10 +86,10 @@ public final class HashedUuids {
         if ((used + 1) * 4 > rowsAt.length * 3) {
             rehash(live + 1);
         }
-        int mask = rowsAt.length - 1;
-        i = hash & mask;
+        int n = rowsAt.length;
+        i = firstSlot(hash, n);
         while (rowsAt[i] != null && rowsAt[i] != REMOVED) {
-            i = (i + 1) & mask;
+            i = i + 1 == n ? 0 : i + 1;
         }
         if (rowsAt[i] == null) {
             used++;
@@ -139,8 +139,8 @@ public final class HashedUuids {
 
     /** The slot holding {@code hash}, or -1. */
     private int slotOf(int hash) {
-        int mask = rowsAt.length - 1;
-        for (int i = hash & mask; rowsAt[i] != null; i = (i + 1) & mask) {
+        int n = rowsAt.length;
+        for (int i = firstSlot(hash, n); rowsAt[i] != null; i = i + 1 == n ? 0 : i + 1) {
             if (hashes[i] == hash && rowsAt[i] != REMOVED) {
                 return i;
             }
@@ -148,28 +148,36 @@ public final class HashedUuids {
         return -1;
     }
 
-    /** Rebuilds the table for {@code entries} hashes at most half full, dropping removed slots. */
+    /**
+     * Rebuilds the table for {@code entries} hashes half full, dropping removed slots. The size is
+     * exactly twice the entries, not the next power of two, so a table is always half to three
+     * quarters full (a power of two left 50,000 entries in 131,072 slots).
+     */
     private void rehash(int entries) {
-        int capacity = MIN_CAPACITY;
-        while (capacity < entries * 2) {
-            capacity <<= 1;
-        }
+        int capacity = Math.max(MIN_CAPACITY, entries * 2);
         Object[] oldRows = rowsAt;
         int[] oldHashes = hashes;
         rowsAt = new Object[capacity];
         hashes = new int[capacity];
         used = 0;
-        int mask = capacity - 1;
         for (int j = 0; j < oldRows.length; j++) {
             if (oldRows[j] != null && oldRows[j] != REMOVED) {
-                int i = oldHashes[j] & mask;
+                int i = firstSlot(oldHashes[j], capacity);
                 while (rowsAt[i] != null) {
-                    i = (i + 1) & mask;
+                    i = i + 1 == capacity ? 0 : i + 1;
                 }
                 rowsAt[i] = oldRows[j];
                 hashes[i] = oldHashes[j];
                 used++;
             }
         }
+    }
+
+    /**
+     * The first slot for a hash in a table of {@code n} slots: the hash multiplied to spread its
+     * low bits upward, then scaled to {@code n}, which need not be a power of two.
+     */
+    private static int firstSlot(int hash, int n) {
+        return (int) (((hash * 0x9E3779B9) & 0xFFFF_FFFFL) * n >>> 32);
     }
 }

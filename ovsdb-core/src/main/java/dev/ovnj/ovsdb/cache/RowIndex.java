@@ -20,7 +20,7 @@ import java.util.UUID;
 final class RowIndex {
     private final IndexSpec spec;
     private final int column;
-    private final Map<UUID, Row> rows;
+    private final RowTable rows;
     private final HashedUuids entries = new HashedUuids();
 
     /**
@@ -30,7 +30,7 @@ final class RowIndex {
      * @param column the indexed column's position
      * @param rows the table's rows by UUID, read to check candidates
      */
-    RowIndex(IndexSpec spec, int column, Map<UUID, Row> rows) {
+    RowIndex(IndexSpec spec, int column, RowTable rows) {
         this.spec = spec;
         this.column = column;
         this.rows = rows;

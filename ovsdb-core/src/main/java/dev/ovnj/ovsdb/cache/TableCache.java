@@ -3,24 +3,23 @@ package dev.ovnj.ovsdb.cache;
 import dev.ovnj.ovsdb.data.Interner;
 import dev.ovnj.ovsdb.data.Row;
 import dev.ovnj.ovsdb.schema.TableSchema;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReadWriteLock;
 
 /**
  * The cached rows of one table. Single-row reads never block; multi-row reads and index lookups
- * take the cache's read lock, so they see whole update batches, never half of one.
+ * take the cache's read lock, so they see whole update batches, never half of one. Rows are kept
+ * by their own UUID in a {@link RowTable}, with no entry object per row.
  */
 public final class TableCache {
     private final TableSchema schema;
     private final ReadWriteLock lock;
-    private final Map<UUID, Row> rows = new ConcurrentHashMap<>();
+    private final RowTable rows = new RowTable();
     private final Map<String, RowIndex> indexes = new HashMap<>();
     private final Interner.Table sharing;
 
@@ -80,7 +79,7 @@ public final class TableCache {
     public List<Row> rows() {
         lock.readLock().lock();
         try {
-            return new ArrayList<>(rows.values());
+            return rows.values();
         } finally {
             lock.readLock().unlock();
         }
@@ -131,7 +130,7 @@ public final class TableCache {
     }
 
     Row put(Row row) {
-        Row old = rows.put(row.uuid(), row);
+        Row old = rows.put(row);
         for (RowIndex idx : indexes.values()) {
             if (old != null) {
                 idx.replace(old, row);
@@ -151,6 +150,6 @@ public final class TableCache {
     }
 
     Collection<Row> snapshotForReplace() {
-        return new ArrayList<>(rows.values());
+        return rows.values();
     }
 }

@@ -130,7 +130,7 @@ public final class Interner {
                 }
                 shared.put(key, v);
             }
-            return Map.copyOf(shared);
+            return SingleEntryMap.compact(Map.copyOf(shared));
         }
 
         private Probe valueProbe(int column, String key) {

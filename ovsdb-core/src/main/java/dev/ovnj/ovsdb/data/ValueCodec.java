@@ -22,8 +22,9 @@ import java.util.UUID;
  *
  * <p>Java representation: a scalar column (min = max = 1, no value type) holds the bare atom; any
  * other set column, including an optional one, holds an immutable {@link Set}; a map column holds
- * an immutable {@link Map}. Atoms are {@link Long}, {@link Double}, {@link Boolean},
- * {@link String}, {@link UUID} or, for uuid columns in a transaction, {@link NamedUuid}.
+ * an immutable {@link Map} (of one entry, a compact one that behaves as {@code Map.of(k, v)}).
+ * Atoms are {@link Long}, {@link Double}, {@link Boolean}, {@link String}, {@link UUID} or, for
+ * uuid columns in a transaction, {@link NamedUuid}.
  *
  * <p>Decoding checks shape, atomic types and element counts but not enum or range constraints:
  * values from the server are already valid, and {@link ValueChecker} checks values before sending.
@@ -91,6 +92,10 @@ public final class ValueCodec {
                 throw new ValueTypeException(type, json.toString(), "map entry " + pair + " is not a [key, value] pair");
             }
             entries[i] = Map.entry(atomFromJson(type, type.key(), pair.get(0)), atomFromJson(type, valueType, pair.get(1)));
+        }
+        if (count == 1) {
+            checkCount(type, json, 1);
+            return new SingleEntryMap<>(entries[0].getKey(), entries[0].getValue());
         }
         Map<Object, Object> map;
         try {
