@@ -23,9 +23,7 @@ import java.util.UUID;
  * <p>Values live in a single array, not a per-row map, because a replicated cache holds many
  * rows. A complete row of a table of at most 31 columns stores only the columns that differ from
  * their default (and {@code _uuid}, and {@code _version} when sent), with a bit mask telling which:
- * most columns of most rows hold their default, e.g. an empty {@code external_ids}. Such a row keeps
- * {@code _version} as two longs rather than as a {@link UUID} object of its own. A row is either
- * complete (every column present, e.g. from {@link #fromJson}) or partial
+ * most columns of most rows hold their default, e.g. an empty {@code external_ids}. A row is either complete (every column present, e.g. from {@link #fromJson}) or partial
  * (e.g. from a {@code select} that listed columns, via {@link #fromPartialJson}); reading an
  * absent column fails, and {@link #has(String)} tells which columns are present. Values follow the
  * representation of {@link ValueCodec}.
@@ -36,44 +34,31 @@ public final class Row {
     private static final int DENSE = -1;
     /** Columns a sparse row can describe in its mask. */
     private static final int SPARSE_MAX_COLUMNS = 31;
-    /** The bit of {@link #present} telling that a sparse row carries {@code _version} (in its two longs). */
-    private static final int VERSION_BIT = 1 << TableSchema.VERSION_INDEX;
 
     private final TableSchema table;
     // Dense: one slot per column, null marking a column that a partial row does not carry.
     // Sparse: the stored columns' values in position order; no present value is ever null.
     private final Object[] values;
     // DENSE, or bit i set when column i is stored; a complete row's other columns hold their
-    // default, except _version, which is then absent. A sparse row's _version is not in values
-    // but in versionHigh/versionLow: a UUID object would cost 32 bytes per cached row.
+    // default, except _version, which is then absent.
     private final int present;
-    private final long versionHigh;
-    private final long versionLow;
 
     private Row(TableSchema table, Object[] values, int present) {
-        this(table, values, present, 0, 0);
-    }
-
-    private Row(TableSchema table, Object[] values, int present, long versionHigh, long versionLow) {
         this.table = table;
         this.values = values;
         this.present = present;
-        this.versionHigh = versionHigh;
-        this.versionLow = versionLow;
     }
 
     /** Builds a complete row from one value per column, storing only what differs from the defaults. */
     private static Row complete(TableSchema table, Object[] dense) {
-        Object version = dense[TableSchema.VERSION_INDEX];
-        if (dense.length > SPARSE_MAX_COLUMNS || version != null && !(version instanceof UUID)) {
+        if (dense.length > SPARSE_MAX_COLUMNS) {
             return new Row(table, dense, DENSE);
         }
         List<ColumnSchema> columns = table.columns();
-        int mask = version == null ? 0 : VERSION_BIT;
+        int mask = 0;
         int stored = 0;
         for (int i = 0; i < dense.length; i++) {
-            if (i != TableSchema.VERSION_INDEX && dense[i] != null
-                    && (i == TableSchema.UUID_INDEX || !isDefault(columns.get(i).type(), dense[i]))) {
+            if (dense[i] != null && (i <= TableSchema.VERSION_INDEX || !isDefault(columns.get(i).type(), dense[i]))) {
                 mask |= 1 << i;
                 stored++;
             }
@@ -81,13 +66,11 @@ public final class Row {
         Object[] packed = new Object[stored];
         int n = 0;
         for (int i = 0; i < dense.length; i++) {
-            if (i != TableSchema.VERSION_INDEX && (mask & (1 << i)) != 0) {
+            if ((mask & (1 << i)) != 0) {
                 packed[n++] = dense[i];
             }
         }
-        UUID v = (UUID) version;
-        return v == null ? new Row(table, packed, mask)
-                : new Row(table, packed, mask, v.getMostSignificantBits(), v.getLeastSignificantBits());
+        return new Row(table, packed, mask);
     }
 
     private static boolean isDefault(ColumnType type, Object value) {
@@ -103,13 +86,10 @@ public final class Row {
             return values[i];
         }
         int bit = 1 << i;
-        if (i == TableSchema.VERSION_INDEX) {
-            return (present & VERSION_BIT) != 0 ? new UUID(versionHigh, versionLow) : null;
-        }
         if ((present & bit) != 0) {
-            return values[Integer.bitCount(present & (bit - 1) & ~VERSION_BIT)];
+            return values[Integer.bitCount(present & (bit - 1))];
         }
-        return ValueCodec.defaultValue(table.columns().get(i).type());
+        return i == TableSchema.VERSION_INDEX ? null : ValueCodec.defaultValue(table.columns().get(i).type());
     }
 
     private boolean carries(int i) {
@@ -472,7 +452,7 @@ public final class Row {
         }
         if (present == that.present) {
             // Same layout: a sparse row stores exactly its non-default columns, so equal rows store equal arrays.
-            return versionHigh == that.versionHigh && versionLow == that.versionLow && Arrays.equals(values, that.values);
+            return Arrays.equals(values, that.values);
         }
         for (int i = 0; i < n; i++) {
             if (!Objects.equals(valueAt(i), that.valueAt(i))) {

@@ -148,35 +148,10 @@ class RowTest {
     }
 
     @Test
-    void rowHoldsOnlySchemaValueArrayPresenceMaskAndVersionBits() {
+    void rowHoldsOnlySchemaValueArrayAndPresenceMask() {
         Field[] fields = Arrays.stream(Row.class.getDeclaredFields())
                 .filter(field -> !Modifier.isStatic(field.getModifiers()))
                 .toArray(Field[]::new);
-        assertThat(fields).extracting(Field::getType)
-                .containsExactlyInAnyOrder(TableSchema.class, Object[].class, int.class, long.class, long.class);
-    }
-
-    @Test
-    void versionKeptAsBitsReadsBackAndTellsRowsApart() {
-        Row row = loadBalancer();
-        UUID other = UUID.fromString("bbbbbbbb-0000-0000-0000-000000000002");
-        Row bumped = row.with(Map.of("_version", other));
-        assertThat(row.version()).contains(VERSION);
-        assertThat((UUID) row.get(TableSchema.VERSION_INDEX)).isEqualTo(VERSION);
-        assertThat(row.has("_version")).isTrue();
-        assertThat(row.toJson().get("_version").toString()).isEqualTo("[\"uuid\",\"" + VERSION + "\"]");
-        assertThat(bumped.version()).contains(other);
-        assertThat(bumped).isNotEqualTo(row);
-        assertThat(bumped.with(Map.of("_version", VERSION))).isEqualTo(row).hasSameHashCodeAs(row);
-        // The same values in a partial row, which keeps its version among its values.
-        Row partial = Row.fromPartialJson(lb, row.toJson());
-        assertThat(partial).isEqualTo(row).hasSameHashCodeAs(row);
-        assertThat(row).isEqualTo(partial);
-        assertThat(bumped).isNotEqualTo(partial);
-        // Without a version, a row equals no row that has one.
-        Row unversioned = Row.fromJson(lb, ROW, object("{'name':'web','protocol':'tcp',"
-                + "'vips':['map',[['10.0.0.1:80','192.168.0.1:80'],['10.0.0.2:80','192.168.0.2:80']]]}"));
-        assertThat(unversioned).isNotEqualTo(row);
-        assertThat(unversioned.with(Map.of("_version", VERSION))).isEqualTo(row);
+        assertThat(fields).extracting(Field::getType).containsExactlyInAnyOrder(TableSchema.class, Object[].class, int.class);
     }
 }
