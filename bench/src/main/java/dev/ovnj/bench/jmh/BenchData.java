@@ -64,7 +64,21 @@ final class BenchData {
         return updates;
     }
 
+    /**
+     * A fixed UUID per (table, i) that looks random, as ovsdb-server's version-4 UUIDs do: sequential
+     * ones would sit in consecutive hash slots and flatter every hash structure the bench walks.
+     */
     static UUID uuid(int table, int i) {
-        return new UUID(0x0be0c400L + table, i);
+        long key = ((long) table << 32) | (i & 0xffffffffL);
+        long msb = (mix(key) & ~0xf000L) | 0x4000L;
+        long lsb = (mix(key ^ 0x9e3779b97f4a7c15L) & 0x3fffffffffffffffL) | 0x8000000000000000L;
+        return new UUID(msb, lsb);
+    }
+
+    /** The 64-bit finaliser of MurmurHash3: a bijection, so distinct keys keep distinct UUIDs. */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
+        z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
+        return z ^ (z >>> 33);
     }
 }
