@@ -591,6 +591,8 @@ public final class Scenarios {
     /** Converges {@code specs} from empty, records it, then re-applies them (which must send nothing). */
     private void converge(EngineSetup e, String scenario, String client, List<LoadBalancerSpec> specs) throws Exception {
         Duration wait = Duration.ofSeconds(600);
+        // The time lets a profile (bench/profile.sh) keep the measured converge only.
+        System.out.println("  " + scenario + " measured (" + java.time.LocalTime.now() + ")");
         EngineMetrics m0 = e.engine.metrics();
         double srv0 = Proc.cpuSeconds(e.server.pid());
         double cpu0 = Proc.jvmCpuSeconds();
