@@ -290,9 +290,14 @@ final class DesiredStore {
             return m == null ? Set.of() : Collections.unmodifiableSet(m.keySet());
         }
 
+        /**
+         * The claims on a VIP: a live view (admission asks for every VIP of every spec of a pass,
+         * and the common answer is the spec's own claim alone, so it is not copied). Iterating it
+         * from another thread sees a weakly consistent state, as a read of the claims did before.
+         */
         Collection<Claim> claims(VipKey vipKey) {
             Map<SpecKey, Claim> m = byVip.get(vipKey);
-            return m == null ? List.of() : List.copyOf(m.values());
+            return m == null ? List.of() : Collections.unmodifiableCollection(m.values());
         }
 
         private Set<SpecKey> sharing(Indexed x) {

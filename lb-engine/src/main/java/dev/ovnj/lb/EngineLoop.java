@@ -641,25 +641,44 @@ final class EngineLoop {
         Set<String> groupsCreated = new HashSet<>();
         for (Map.Entry<SpecKey, Long> e : batch.entrySet()) {
             SpecKey key = e.getKey();
-            try {
-                reconcileOne(key, e.getValue(), eip, writes, groupsCreated);
-            } catch (RuntimeException ex) {
-                // Confined to this spec: it is FAILED for now and tried again after its backoff.
-                Desired d = store.get(key);
-                LOG.warn("planning {} failed: {}", key, ex.toString());
-                LOG.debug("planning failure", ex);
-                if (d != null) {
-                    putFailed(key, d, new ServerError("planning failed", ex.toString()));
-                }
-                counters.retries.incrementAndGet();
-                queue.retryLater(key, System.nanoTime());
+            if (awaitsGroup(key, groupsCreated)) {
+                // Its group is created by this pass: its rows can reference the group only once
+                // that is written, so planning it now would only find the same thing to wait for.
+                queue.requeue(key, e.getValue());
+                continue;
             }
+            planOne(key, e.getValue(), eip, writes, groupsCreated);
         }
         counters.plans.incrementAndGet();
         counters.lastPlanMicros = (System.nanoTime() - start) / 1000;
         send(writes);
         if (inFlight == 0) {
             schedulePass();
+        }
+    }
+
+    /** Whether the key's spec needs a group that an earlier spec of this pass is creating. */
+    private boolean awaitsGroup(SpecKey key, Set<String> groupsCreated) {
+        if (groupsCreated.isEmpty()) {
+            return false;
+        }
+        Desired d = store.get(key);
+        return d != null && !d.removed() && !d.invalid() && d.spec().group().filter(groupsCreated::contains).isPresent();
+    }
+
+    /** Reconciles one key, confining a failure to it: it is FAILED for now and tried again after its backoff. */
+    private void planOne(SpecKey key, long markedAt, EipCheck eip, Map<String, List<Work>> writes, Set<String> groupsCreated) {
+        try {
+            reconcileOne(key, markedAt, eip, writes, groupsCreated);
+        } catch (RuntimeException ex) {
+            Desired d = store.get(key);
+            LOG.warn("planning {} failed: {}", key, ex.toString());
+            LOG.debug("planning failure", ex);
+            if (d != null) {
+                putFailed(key, d, new ServerError("planning failed", ex.toString()));
+            }
+            counters.retries.incrementAndGet();
+            queue.retryLater(key, System.nanoTime());
         }
     }
 
@@ -804,6 +823,7 @@ final class EngineLoop {
 
     private void committed(List<Work> chunk, long now) {
         List<RepairEvent> repaired = new ArrayList<>();
+        List<SpecKey> written = new ArrayList<>(chunk.size());
         for (Work w : chunk) {
             queue.forget(w.key());
             int writes = unconverged.merge(w.key(), 1, Integer::sum);
@@ -830,13 +850,40 @@ final class EngineLoop {
                     board.recordRepair(w.key(), latency);
                 });
             }
-            // Look again at once: the status turns APPLIED only when a fresh plan finds nothing to do.
-            queue.requeue(w.key(), now);
+            written.add(w.key());
         }
         if (!repaired.isEmpty()) {
             counters.repairs.addAndGet(repaired.size());
             unreported.addAll(repaired);
         }
+        verify(written, now);
+    }
+
+    /**
+     * Looks at just-written keys again at once: the status turns APPLIED only when a fresh plan
+     * finds nothing to do. The cache already holds the updates the server sent before this
+     * answer (the client completes a transaction behind them), so this happens here, while the
+     * round's other transactions are still being committed, rather than in one more pass after
+     * the whole round. A key that still needs writing waits for the next pass, as new work does
+     * while transactions are in flight.
+     */
+    private void verify(List<SpecKey> keys, long now) {
+        if (keys.isEmpty()) {
+            return;
+        }
+        if (!available || closed) {
+            keys.forEach(k -> queue.requeue(k, now));
+            return;
+        }
+        EipCheck eip = EipCheck.read(client.cache());
+        Map<String, List<Work>> again = new LinkedHashMap<>();
+        Set<String> groupsCreated = new HashSet<>();
+        for (SpecKey key : keys) {
+            // Marks made so far came from events the cache read below already reflects.
+            Long marked = queue.unmark(key);
+            planOne(key, marked != null ? marked : now, eip, again, groupsCreated);
+        }
+        again.values().forEach(works -> works.forEach(w -> queue.requeue(w.key(), w.markedAt())));
     }
 
     /**

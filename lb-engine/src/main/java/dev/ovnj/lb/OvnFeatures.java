@@ -147,10 +147,11 @@ public final class OvnFeatures {
     }
 
     static int compare(String a, String b) {
-        String[] x = a.split("\\.");
-        String[] y = b.split("\\.");
-        int c = Integer.compare(Integer.parseInt(x[0]), Integer.parseInt(y[0]));
-        return c != 0 ? c : Integer.compare(Integer.parseInt(x[1]), Integer.parseInt(y[1]));
+        // Every spec of every pass asks (a group needs 21.12): parsed in place, without splitting.
+        int da = a.indexOf('.');
+        int db = b.indexOf('.');
+        int c = Integer.compare(Integer.parseInt(a, 0, da, 10), Integer.parseInt(b, 0, db, 10));
+        return c != 0 ? c : Integer.compare(Integer.parseInt(a, da + 1, a.length(), 10), Integer.parseInt(b, db + 1, b.length(), 10));
     }
 
     private static String majorMinor(String version) {

@@ -81,6 +81,16 @@ final class WorkQueue {
         ready.putIfAbsent(key, again != null ? again : now);
     }
 
+    /**
+     * Forgets that a key being processed was marked meanwhile (its work is about to read a state
+     * that includes whatever marked it).
+     *
+     * @return when it was first marked meanwhile, or null
+     */
+    Long unmark(SpecKey key) {
+        return markedWhileProcessing.remove(key);
+    }
+
     /** Done after a retriable failure: ready again after this key's own backoff. */
     Duration retryLater(SpecKey key, long now) {
         processing.remove(key);

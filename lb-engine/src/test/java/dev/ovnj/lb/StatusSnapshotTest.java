@@ -45,4 +45,29 @@ class StatusSnapshotTest {
         assertThat(new ApplyResult("o", s).statuses()).isSameAs(s);
         assertThat(StatusSnapshot.EMPTY.with(List.of(), Map.of())).isEmpty();
     }
+
+    @Test
+    void aLargeOwnerGrowingByPublicationsStaysEqualToTheWorkingMap() {
+        Map<String, SpecStatus> working = new HashMap<>();
+        StatusSnapshot snap = StatusSnapshot.EMPTY;
+        // Grows well past the smallest bucket count through partial publications, as converging
+        // 40,000 specs one transaction's worth at a time does.
+        for (int step = 0; step < 100; step++) {
+            List<String> changed = new java.util.ArrayList<>();
+            for (int i = step * 400; i < (step + 1) * 400; i++) {
+                working.put("s" + i, status("s" + i, SpecStatus.State.APPLYING, 1));
+                changed.add("s" + i);
+            }
+            if (step > 0) {
+                String earlier = "s" + (step * 400 - 1);
+                working.put(earlier, status(earlier, SpecStatus.State.APPLIED, 1));
+                changed.add(earlier);
+            }
+            snap = snap.with(changed, working);
+        }
+        assertThat(snap).hasSize(40_000).isEqualTo(working);
+        assertThat(snap.get("s399").state()).isEqualTo(SpecStatus.State.APPLIED);
+        assertThat(snap.get("s39999").state()).isEqualTo(SpecStatus.State.APPLYING);
+        assertThat(snap.entrySet()).hasSize(40_000);
+    }
 }

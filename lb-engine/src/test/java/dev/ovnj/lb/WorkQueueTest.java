@@ -57,4 +57,17 @@ class WorkQueueTest {
         assertThat(q.take(10)).containsOnlyKeys(A);
         assertThat(q.promoteDue(Long.MAX_VALUE)).as("the stale backoff entry is dropped").isEmpty();
     }
+
+    @Test
+    void unmarkForgetsAMarkMadeWhileProcessingAndSaysWhen() {
+        WorkQueue q = new WorkQueue(Duration.ofMillis(10), Duration.ofSeconds(1));
+        q.add(A, 1, false);
+        q.take(10);
+        assertThat(q.unmark(A)).as("not marked meanwhile").isNull();
+        q.add(A, 5, false);
+        q.add(A, 7, false);
+        assertThat(q.unmark(A)).as("the first mark made while processing").isEqualTo(5L);
+        q.done(A);
+        assertThat(q.hasReady()).as("the mark was consumed: done does not queue it again").isFalse();
+    }
 }

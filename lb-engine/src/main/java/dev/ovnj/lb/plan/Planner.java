@@ -227,7 +227,8 @@ public final class Planner {
 
         private void reportForeignNamesakes(DesiredRow d) {
             for (Row r : lbs.lookup(LB_BY_NAME, d.rowName())) {
-                String rowOwner = LoadBalancer.EXTERNAL_IDS.read(r).map(m -> m.get(DesiredRow.OWNER_KEY)).orElse(null);
+                // Read in place: the typed column would copy the row's external_ids for every plan.
+                String rowOwner = idOf(r, DesiredRow.OWNER_KEY);
                 if (!owner.equals(rowOwner)) {
                     conflicts.add("load balancer " + r.uuid() + " named " + d.rowName() + " belongs to "
                             + (rowOwner == null ? "another client (no ovnj.owner)" : "owner " + rowOwner) + "; it is left alone");
@@ -236,7 +237,9 @@ public final class Planner {
         }
 
         private void diffColumns(DesiredRow d, Row existing) {
-            Map<String, String> have = LoadBalancer.VIPS.read(existing).orElse(Map.of());
+            // The cached row's own map (string keys and values), not a typed copy of it.
+            @SuppressWarnings("unchecked")
+            Map<String, String> have = existing.get("vips") instanceof Map<?, ?> m ? (Map<String, String>) m : Map.of();
             Set<String> delete = new TreeSet<>();
             Map<String, String> insert = new LinkedHashMap<>();
             for (Map.Entry<String, String> e : have.entrySet()) {
