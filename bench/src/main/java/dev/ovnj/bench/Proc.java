@@ -51,6 +51,12 @@ final class Proc {
         return os.getProcessCpuTime() / 1e9;
     }
 
+    /** Bytes allocated so far by the JVM's live threads (a converge's garbage, read before and after it). */
+    static long allocatedBytes() {
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        return threads.getTotalThreadAllocatedBytes();
+    }
+
     /**
      * Polls {@code counter} every 50 ms until it has not changed for {@code quietMillis}, for at
      * most {@code boundSeconds}; returns early, with the interrupt flag set, if interrupted.

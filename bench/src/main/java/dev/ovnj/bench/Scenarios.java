@@ -715,10 +715,12 @@ public final class Scenarios {
         EngineMetrics m0 = e.engine.metrics();
         double srv0 = Proc.cpuSeconds(e.server.pid());
         double cpu0 = Proc.jvmCpuSeconds();
+        long alloc0 = Proc.allocatedBytes();
         long t0 = System.nanoTime();
         var result = e.engine.apply(OWNER, specs).get(wait.toSeconds(), TimeUnit.SECONDS);
         double wall = secondsSince(t0);
         double cpu = Proc.jvmCpuSeconds() - cpu0;
+        double allocMb = (Proc.allocatedBytes() - alloc0) / 1e6;
         double srv = Proc.cpuSeconds(e.server.pid()) - srv0;
         EngineMetrics m1 = e.engine.metrics();
         check(result.allApplied(), scenario + ": not all applied: " + notApplied(result));
@@ -726,6 +728,7 @@ public final class Scenarios {
         check(rows == specs.size(), scenario + ": " + rows + " load balancers for " + specs.size() + " specs");
         results.add(scenario, client, "wall_s", wall);
         results.add(scenario, client, "cpu_s", cpu);
+        results.add(scenario, client, "alloc_mb", allocMb);
         results.add(scenario, client, "txns", m1.transactions() - m0.transactions());
         results.add(scenario, "ovsdb-server", "cpu_s", srv);
         System.out.printf(Locale.ROOT, "  %d plans, %d ops, last plan %d us%n", m1.plans() - m0.plans(),

@@ -4,7 +4,9 @@ import dev.ovnj.lb.spec.Protocol;
 import dev.ovnj.ovsdb.cache.HashedUuids;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.data.Row;
+import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -51,9 +53,15 @@ final class VipIndex {
         }
     }
 
-    /** The rows that may serve a VIP (candidates to re-check): an immutable set. */
-    synchronized Set<UUID> rows(VipKey vipKey) {
-        return Set.copyOf(rows.get(HashedUuids.hash(vipKey)));
+    /**
+     * The rows that may serve a VIP (candidates to re-check): an immutable collection without
+     * duplicates. Admission asks this for every VIP of every spec it admits, nearly always of a
+     * VIP one row or none serves, so those two answers allocate nothing beyond the index's own.
+     */
+    synchronized Collection<UUID> rows(VipKey vipKey) {
+        Collection<UUID> found = rows.get(HashedUuids.hash(vipKey));
+        // HashedUuids answers one row with an immutable list, several with its live set.
+        return found.size() <= 1 && found instanceof List<UUID> one ? one : List.copyOf(found);
     }
 
     /** The VIP keys of a row; a row without protocol is TCP, as in OVN. */

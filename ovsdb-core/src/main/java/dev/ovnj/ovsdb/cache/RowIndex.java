@@ -55,6 +55,14 @@ final class RowIndex {
     /** The rows whose current value has {@code key}, in the order they joined; callers hold the cache's lock. */
     List<Row> lookup(Object key) {
         Collection<UUID> ids = entries.get(HashedUuids.hash(key));
+        if (ids.size() <= 1) {
+            // The common answers, none or one row (a name, a unique key), without an ArrayList.
+            if (ids.isEmpty()) {
+                return List.of();
+            }
+            Row row = rows.get(ids.iterator().next());
+            return row != null && has(row, key) ? List.of(row) : List.of();
+        }
         List<Row> out = new ArrayList<>(ids.size());
         for (UUID id : ids) {
             Row row = rows.get(id);

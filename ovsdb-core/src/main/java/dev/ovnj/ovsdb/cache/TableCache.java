@@ -3,10 +3,10 @@ package dev.ovnj.ovsdb.cache;
 import dev.ovnj.ovsdb.data.Interner;
 import dev.ovnj.ovsdb.data.Row;
 import dev.ovnj.ovsdb.schema.TableSchema;
+import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -20,7 +20,10 @@ public final class TableCache {
     private final TableSchema schema;
     private final ReadWriteLock lock;
     private final RowTable rows = new RowTable();
-    private final Map<String, RowIndex> indexes = new HashMap<>();
+    // An array, not a map by IndexSpec.name(): a lookup finds its index among the table's few
+    // without building the name string, and a row update walks them without an iterator. Replaced
+    // (never changed in place) under the write lock; read under the read lock.
+    private RowIndex[] indexes = new RowIndex[0];
     private final Interner.Table sharing;
 
     TableCache(TableSchema schema, ReadWriteLock lock, Interner interner) {
@@ -96,7 +99,7 @@ public final class TableCache {
     public List<Row> lookup(IndexSpec spec, Object key) {
         lock.readLock().lock();
         try {
-            RowIndex idx = indexes.get(spec.name());
+            RowIndex idx = index(spec);
             if (idx == null) {
                 throw new IllegalArgumentException("no index " + spec.name() + "; add it with RowCache.addIndex first");
             }
@@ -120,18 +123,32 @@ public final class TableCache {
 
     // Mutators below run under the cache's write lock.
 
+    /** The index added with a spec of the same table, column and map key (as its name says), or null. */
+    private RowIndex index(IndexSpec spec) {
+        for (RowIndex idx : indexes) {
+            IndexSpec s = idx.spec();
+            if (s.column().equals(spec.column()) && s.table().equals(spec.table())
+                    && Objects.equals(s.mapKey(), spec.mapKey())) {
+                return idx;
+            }
+        }
+        return null;
+    }
+
     void addIndex(IndexSpec spec) {
-        if (indexes.containsKey(spec.name())) {
+        if (index(spec) != null) {
             return;
         }
         RowIndex idx = new RowIndex(spec, schema.columnIndex(spec.column()), rows);
         rows.values().forEach(idx::add);
-        indexes.put(spec.name(), idx);
+        RowIndex[] more = Arrays.copyOf(indexes, indexes.length + 1);
+        more[indexes.length] = idx;
+        indexes = more;
     }
 
     Row put(Row row) {
         Row old = rows.put(row);
-        for (RowIndex idx : indexes.values()) {
+        for (RowIndex idx : indexes) {
             if (old != null) {
                 idx.replace(old, row);
             } else {
@@ -144,7 +161,9 @@ public final class TableCache {
     Row remove(UUID uuid) {
         Row old = rows.remove(uuid);
         if (old != null) {
-            indexes.values().forEach(idx -> idx.remove(old));
+            for (RowIndex idx : indexes) {
+                idx.remove(old);
+            }
         }
         return old;
     }
