@@ -198,17 +198,15 @@ public final class ValueCodec {
                 throw new ValueTypeException(type, describe(value), "expected a java.util.Map");
             }
             BaseType valueType = type.value().orElseThrow();
-            List<Map.Entry<?, ?>> entries = new ArrayList<>(map.entrySet());
-            if (entries.size() > 1) {
-                entries.sort(ENTRY_ORDER);
-            }
-            ArrayNode pairs = NODES.arrayNode();
-            for (Map.Entry<?, ?> entry : entries) {
-                pairs.add(NODES.arrayNode()
+            // Arrays sized to their contents, and no sorted copy of a map or set of one element:
+            // the engine encodes every column of every row it writes this way.
+            ArrayNode pairs = NODES.arrayNode(map.size());
+            for (Map.Entry<?, ?> entry : map.size() > 1 ? sorted(map) : map.entrySet()) {
+                pairs.add(NODES.arrayNode(2)
                         .add(atomToJson(type, type.key(), entry.getKey()))
                         .add(atomToJson(type, valueType, entry.getValue())));
             }
-            return NODES.arrayNode().add("map").add(pairs);
+            return NODES.arrayNode(2).add("map").add(pairs);
         }
         if (type.isScalar()) {
             return atomToJson(type, type.key(), value);
@@ -216,15 +214,25 @@ public final class ValueCodec {
         if (!(value instanceof Collection<?> collection)) {
             throw new ValueTypeException(type, describe(value), "expected a java.util.Set");
         }
-        List<Object> elements = new ArrayList<>(collection);
-        if (elements.size() > 1) {
+        ArrayNode atoms = NODES.arrayNode(collection.size());
+        if (collection.size() > 1) {
+            List<Object> elements = new ArrayList<>(collection);
             elements.sort(ATOM_ORDER);
+            for (Object element : elements) {
+                atoms.add(atomToJson(type, type.key(), element));
+            }
+        } else {
+            for (Object element : collection) {
+                atoms.add(atomToJson(type, type.key(), element));
+            }
         }
-        ArrayNode atoms = NODES.arrayNode();
-        for (Object element : elements) {
-            atoms.add(atomToJson(type, type.key(), element));
-        }
-        return NODES.arrayNode().add("set").add(atoms);
+        return NODES.arrayNode(2).add("set").add(atoms);
+    }
+
+    private static List<Map.Entry<?, ?>> sorted(Map<?, ?> map) {
+        List<Map.Entry<?, ?>> entries = new ArrayList<>(map.entrySet());
+        entries.sort(ENTRY_ORDER);
+        return entries;
     }
 
     /**
