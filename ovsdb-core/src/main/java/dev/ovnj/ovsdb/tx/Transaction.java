@@ -234,12 +234,19 @@ public final class Transaction {
          * @throws IllegalArgumentException naming the operation and the undeclared uuid-name
          */
         public Transaction build() {
+            // One set and one list for all operations: an engine's transaction has thousands.
+            Set<String> referenced = new TreeSet<>();
+            List<Object> values = new ArrayList<>();
             for (int i = 0; i < operations.size(); i++) {
-                Set<String> referenced = new TreeSet<>();
-                for (Object value : valuesOf(operations.get(i))) {
+                referenced.clear();
+                values.clear();
+                valuesOf(operations.get(i), values);
+                for (Object value : values) {
                     collectNamedUuids(value, referenced);
                 }
-                referenced.removeAll(uuidNames);
+                if (!referenced.isEmpty()) {
+                    referenced.removeAll(uuidNames);
+                }
                 if (!referenced.isEmpty()) {
                     throw new IllegalArgumentException("operation " + i + " (" + operations.get(i).summary()
                             + ") refers to uuid-name " + referenced + " that no insert of this transaction declares");
@@ -248,8 +255,7 @@ public final class Transaction {
             return new Transaction(schema, operations, encoded);
         }
 
-        private static List<Object> valuesOf(Operation operation) {
-            List<Object> values = new ArrayList<>();
+        private static void valuesOf(Operation operation, List<Object> values) {
             List<Condition> where = List.of();
             if (operation instanceof Insert insert) {
                 values.addAll(insert.row().values());
@@ -272,7 +278,6 @@ public final class Transaction {
                     values.add(comparison.value());
                 }
             }
-            return values;
         }
 
         // Values are atoms, sets of atoms or maps of atoms: one level of collection at most, walked
