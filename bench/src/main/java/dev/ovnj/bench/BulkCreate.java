@@ -201,27 +201,25 @@ final class BulkCreate {
      * wall time is kept as {@code cold_wall_s}, the number of passes as {@code warm_passes}.
      */
     private void measureWarm(String scenario, String client, boolean cluster, int n, Run run, List<String> clients) {
-        for (int pass = 1; pass <= JitWarmth.MAX_PASSES; pass++) {
-            System.out.println("  " + client + " warm pass " + pass + " (" + java.time.LocalTime.now() + ")");
-            double jit0 = JitWarmth.compileSeconds();
-            try (Target t = cluster ? new Cluster() : new Standalone()) {
-                Measured m = run.on(t);
-                // Also the check's own sync: the measured client must not be the first after it.
-                WriteCheck.bulkCreate(client + " (warm pass)", t.remotes(), n);
-                if (pass == 1) {
-                    results.add(scenario, client, "cold_wall_s", m.wallS());
+        try {
+            JitWarmth.warm(pass -> {
+                System.out.println("  " + client + " warm pass " + pass + " (" + java.time.LocalTime.now() + ")");
+                try (Target t = cluster ? new Cluster() : new Standalone()) {
+                    Measured m = run.on(t);
+                    // Also the check's own sync: the measured client must not be the first after it.
+                    WriteCheck.bulkCreate(client + " (warm pass)", t.remotes(), n);
+                    if (pass == 1) {
+                        results.add(scenario, client, "cold_wall_s", m.wallS());
+                    }
+                    results.add(scenario, client, "warm_passes", pass);
+                    return m.wallS();
                 }
-                JitWarmth.awaitQuiet();
-                results.add(scenario, client, "warm_passes", pass);
-                if (JitWarmth.settled(jit0, m.wallS())) {
-                    break;
-                }
-            } catch (Throwable e) {
-                results.note(scenario + " " + client + " warm pass FAILED: " + e);
-                failed.add(client);
-                e.printStackTrace();
-                return;
-            }
+            });
+        } catch (Throwable e) {
+            results.note(scenario + " " + client + " warm pass FAILED: " + e);
+            failed.add(client);
+            e.printStackTrace();
+            return;
         }
         measure(scenario, client, cluster, n, run, clients);
     }

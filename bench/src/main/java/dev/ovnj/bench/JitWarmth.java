@@ -19,12 +19,44 @@ public final class JitWarmth {
     private JitWarmth() {
     }
 
+    /** One full-size warm pass of a client. */
+    @FunctionalInterface
+    public interface Pass {
+        /**
+         * Runs the pass.
+         *
+         * @param pass its number, from 1
+         * @return its wall time in seconds
+         * @throws Exception if the pass failed
+         */
+        double run(int pass) throws Exception;
+    }
+
+    /**
+     * Runs warm passes until one compiles for less than {@link #SETTLED_SHARE} of its wall time, at
+     * most {@link #MAX_PASSES}, each followed by {@link #awaitQuiet()}.
+     *
+     * @param pass one pass
+     * @return the number of passes run
+     * @throws Exception the first pass failure (no further pass runs)
+     */
+    public static int warm(Pass pass) throws Exception {
+        for (int n = 1; ; n++) {
+            double jit0 = compileSeconds();
+            double wall = pass.run(n);
+            awaitQuiet();
+            if (n == MAX_PASSES || settled(jit0, wall)) {
+                return n;
+            }
+        }
+    }
+
     /**
      * Seconds the JIT compilers have spent compiling in this JVM.
      *
      * @return the total, or 0 where the JVM does not monitor it
      */
-    public static double compileSeconds() {
+    private static double compileSeconds() {
         CompilationMXBean jit = monitored();
         return jit == null ? 0 : jit.getTotalCompilationTime() / 1e3;
     }
@@ -36,7 +68,7 @@ public final class JitWarmth {
      * @param wallSeconds the pass's wall time
      * @return whether no further pass is needed (also when compilation is not monitored)
      */
-    public static boolean settled(double compileSecondsBefore, double wallSeconds) {
+    private static boolean settled(double compileSecondsBefore, double wallSeconds) {
         return compileSeconds() - compileSecondsBefore < SETTLED_SHARE * wallSeconds;
     }
 
@@ -45,7 +77,7 @@ public final class JitWarmth {
      * compilations queued by a warm-up do not run on the measured client's CPU time (on a busy
      * machine they did: the first of two identical clients cost 50% more CPU, whichever ran first).
      */
-    public static void awaitQuiet() {
+    private static void awaitQuiet() {
         CompilationMXBean jit = monitored();
         if (jit != null) {
             Proc.awaitSteady(jit::getTotalCompilationTime, 500, 15);

@@ -432,19 +432,12 @@ public final class Scenarios {
      * client whose predecessor's cache has been collected, each with its heap and timeline.
      */
     private void syncOvnj(OvsdbServer server, int n) throws Exception {
-        int passes = 0;
-        while (passes < JitWarmth.MAX_PASSES) {
-            passes++;
-            double jit0 = JitWarmth.compileSeconds();
+        int passes = JitWarmth.warm(pass -> {
             long t0 = System.nanoTime();
             // In its own method: a dead local in this (interpreted) frame would keep the client alive.
             awaitCollected(warmSync(server.remote()), "the warm-up client's cache");
-            double wall = secondsSince(t0);
-            JitWarmth.awaitQuiet();
-            if (JitWarmth.settled(jit0, wall)) {
-                break;
-            }
-        }
+            return secondsSince(t0);
+        });
         SyncRuns runs = new SyncRuns("ovnj-engine");
         for (int k = 0; k < SYNC_RUNS; k++) {
             awaitCollected(syncOvnjOnce(server, n, runs, k == 0), "the engine client's cache");
@@ -683,10 +676,9 @@ public final class Scenarios {
      * wall time is kept as {@code cold_wall_s}, the number of passes as {@code warm_passes}.
      */
     private void warmConverges(String scenario, String client, int n, boolean group) throws Exception {
-        for (int pass = 1; pass <= JitWarmth.MAX_PASSES; pass++) {
+        JitWarmth.warm(pass -> {
             System.out.println("  " + scenario + " warm pass " + pass + " (" + java.time.LocalTime.now() + ")");
             List<LoadBalancerSpec> specs = specs(n, group);
-            double jit0 = JitWarmth.compileSeconds();
             double wall;
             try (EngineSetup e = new EngineSetup()) {
                 long t0 = System.nanoTime();
@@ -698,11 +690,8 @@ public final class Scenarios {
                 results.add(scenario, client, "cold_wall_s", wall);
             }
             results.add(scenario, client, "warm_passes", pass);
-            JitWarmth.awaitQuiet();
-            if (JitWarmth.settled(jit0, wall)) {
-                break;
-            }
-        }
+            return wall;
+        });
         // The passes' garbage is collected now, not on the measured converge's CPU time.
         Proc.usedHeapAfterGc();
     }

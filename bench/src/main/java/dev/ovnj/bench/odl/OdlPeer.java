@@ -258,14 +258,7 @@ public final class OdlPeer {
     private String bulk(String hostPort, String warmHostPort, int n, int window, String router, String sw, String prefix,
                         boolean monitor) throws Exception {
         // Warmed as the harness warms ovnj's clients: full-size passes until JitWarmth counts it warm.
-        for (int pass = 1; pass <= JitWarmth.MAX_PASSES; pass++) {
-            double jit0 = JitWarmth.compileSeconds();
-            Pass warm = bulkPass(warmHostPort, n, window, router, sw, "warm" + pass + "-", monitor);
-            JitWarmth.awaitQuiet();
-            if (JitWarmth.settled(jit0, warm.wallS())) {
-                break;
-            }
-        }
+        JitWarmth.warm(pass -> bulkPass(warmHostPort, n, window, router, sw, "warm" + pass + "-", monitor).wallS());
         Pass p = bulkPass(hostPort, n, window, router, sw, prefix, monitor);
         return String.format(Locale.ROOT, "{\"wall_s\": %.6f, \"cpu_s\": %.4f, \"failures\": %d, \"rows\": %d, \"updates\": %d, \"first_error\": %s}",
                 p.wallS(), p.cpuS(), p.failures(), n, p.updates(), p.firstError() == null ? "null" : quote(p.firstError()));
@@ -273,18 +266,11 @@ public final class OdlPeer {
 
     private String sync(String hostPort, int runs) throws Exception {
         // Warmed as the harness warms ovnj's sync: full-size syncs until JitWarmth counts it warm.
-        int passes = 0;
-        for (int pass = 1; pass <= JitWarmth.MAX_PASSES; pass++) {
-            passes = pass;
-            double jit0 = JitWarmth.compileSeconds();
+        int passes = JitWarmth.warm(pass -> {
             long t0 = System.nanoTime();
             syncOnce(hostPort).client().disconnect();
-            double wall = (System.nanoTime() - t0) / 1e9;
-            JitWarmth.awaitQuiet();
-            if (JitWarmth.settled(jit0, wall)) {
-                break;
-            }
-        }
+            return (System.nanoTime() - t0) / 1e9;
+        });
         // Then the measured syncs; each reply is dropped before the next baseline.
         double[] walls = new double[runs];
         double[] cpus = new double[runs];
