@@ -69,16 +69,18 @@ final class DesiredStore {
         Set<SpecKey> affected = new LinkedHashSet<>();
         affected.add(key);
         if (old != null && old.spec() != null) {
-            affected.addAll(claims.sharing(facts(old)));
-            unindex(key, old);
+            Indexed was = facts(old);
+            claims.addSharing(was, affected);
+            unindex(key, old, was);
         }
         long seq = old != null && old.spec() != null ? old.seq() : nextSeq++;
         SpecFacts facts = spec != null && errors.isEmpty() ? factsOf(owner, spec) : null;
         Desired next = new Desired(spec, errors, old == null ? 1 : old.generation() + 1, seq, facts);
         specs.put(name, next);
         if (spec != null) {
-            index(key, next, errors.isEmpty() ? seq : -1);
-            affected.addAll(claims.sharing(facts(next)));
+            Indexed now = facts(next);
+            index(key, next, errors.isEmpty() ? seq : -1, now);
+            claims.addSharing(now, affected);
         }
         return affected;
     }
@@ -152,9 +154,16 @@ final class DesiredStore {
     private static Indexed facts(Desired d) {
         if (d.facts() != null) {
             SpecFacts f = d.facts();
-            List<String> vipRows = new ArrayList<>(d.spec().vips().size());
-            d.spec().vips().forEach(v -> vipRows.add(f.rowName(v.protocol())));
-            return new Indexed(f.targets(), f.vipKeys(), f.rowNames(), vipRows);
+            List<String> names = f.rowNames();
+            List<String> vipRows;
+            if (names.size() == 1) {
+                // Every VIP is on the one row (the common case): no list per VIP.
+                vipRows = java.util.Collections.nCopies(d.spec().vips().size(), names.get(0));
+            } else {
+                vipRows = new ArrayList<>(d.spec().vips().size());
+                d.spec().vips().forEach(v -> vipRows.add(f.rowName(v.protocol())));
+            }
+            return new Indexed(f.targets(), f.vipKeys(), names, vipRows);
         }
         LoadBalancerSpec spec = d.spec();
         List<String> rowNames = new ArrayList<>();
@@ -178,8 +187,7 @@ final class DesiredStore {
     private record Indexed(Set<Attachment> targets, List<VipKey> vipKeys, Collection<String> rowNames, List<String> vipRows) {
     }
 
-    private void index(SpecKey key, Desired d, long seq) {
-        Indexed x = facts(d);
+    private void index(SpecKey key, Desired d, long seq, Indexed x) {
         LoadBalancerSpec spec = d.spec();
         x.targets().forEach(t -> byTarget.computeIfAbsent(t, k -> new LinkedHashSet<>()).add(key));
         for (String rowName : x.rowNames()) {
@@ -192,8 +200,7 @@ final class DesiredStore {
         }
     }
 
-    private void unindex(SpecKey key, Desired d) {
-        Indexed x = facts(d);
+    private void unindex(SpecKey key, Desired d, Indexed x) {
         LoadBalancerSpec spec = d.spec();
         x.targets().forEach(t -> removeFrom(byTarget, t, key));
         for (String rowName : x.rowNames()) {
@@ -300,12 +307,14 @@ final class DesiredStore {
             return m == null ? List.of() : Collections.unmodifiableCollection(m.values());
         }
 
-        private Set<SpecKey> sharing(Indexed x) {
-            Set<SpecKey> out = new LinkedHashSet<>();
+        /** Adds the specs declaring any of these VIPs to {@code out}. */
+        private void addSharing(Indexed x, Set<SpecKey> out) {
             for (VipKey k : x.vipKeys()) {
-                out.addAll(keys(k));
+                Map<SpecKey, Claim> m = byVip.get(k);
+                if (m != null) {
+                    out.addAll(m.keySet());
+                }
             }
-            return out;
         }
     }
 }

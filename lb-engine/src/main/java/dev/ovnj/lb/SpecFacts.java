@@ -62,6 +62,9 @@ record SpecFacts(List<DesiredRow> rows, List<VipKey> vipKeys, Set<Attachment> ta
      * @return the row names
      */
     List<String> rowNames() {
+        if (rows.size() == 1) {
+            return List.of(rows.get(0).rowName());
+        }
         List<String> out = new ArrayList<>(rows.size());
         rows.forEach(r -> out.add(r.rowName()));
         return out;

@@ -1,10 +1,10 @@
 package dev.ovnj.lb;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +20,12 @@ import java.util.UUID;
  */
 final class StatusBoard {
     private final Map<String, LinkedHashMap<String, SpecStatus>> working = new LinkedHashMap<>();
-    /** Per owner, the names whose status changed since the last publication. */
-    private final Map<String, Set<String>> changed = new HashMap<>();
+    /**
+     * Per owner, the names whose status changed since the last publication, a name possibly more
+     * than once: a list, not a set, because a converge changes every status of an owner a few
+     * times and a hash set of 10,000 names per step was mostly garbage.
+     */
+    private final Map<String, List<String>> changed = new HashMap<>();
     private final Map<SpecKey, long[]> repairs = new HashMap<>();
     private final Map<SpecKey, Duration> lastRepair = new HashMap<>();
     private final Map<SpecKey, Map<String, BackendHealth>> health = new HashMap<>();
@@ -110,7 +114,7 @@ final class StatusBoard {
     }
 
     private void changed(SpecKey key) {
-        changed.computeIfAbsent(key.owner(), o -> new HashSet<>()).add(key.spec());
+        changed.computeIfAbsent(key.owner(), o -> new ArrayList<>()).add(key.spec());
     }
 
     /**
@@ -122,7 +126,7 @@ final class StatusBoard {
             return;
         }
         Map<String, Map<String, SpecStatus>> next = new HashMap<>(published);
-        for (Map.Entry<String, Set<String>> e : changed.entrySet()) {
+        for (Map.Entry<String, List<String>> e : changed.entrySet()) {
             Map<String, SpecStatus> m = working.getOrDefault(e.getKey(), new LinkedHashMap<>());
             Map<String, SpecStatus> before = published.get(e.getKey());
             next.put(e.getKey(), before instanceof StatusSnapshot s ? s.with(e.getValue(), m) : StatusSnapshot.of(m));

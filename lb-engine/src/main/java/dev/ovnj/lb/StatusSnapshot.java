@@ -68,7 +68,7 @@ final class StatusSnapshot extends AbstractMap<String, SpecStatus> {
 
     /**
      * This snapshot with the given names set to their value in {@code current} (or dropped where
-     * it has none); copies only their buckets.
+     * it has none); copies only their buckets. A name may be given more than once.
      */
     StatusSnapshot with(Collection<String> changed, Map<String, SpecStatus> current) {
         if (changed.size() > buckets.length || changed.size() * 8 > size

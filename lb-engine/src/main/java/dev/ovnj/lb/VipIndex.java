@@ -42,13 +42,28 @@ final class VipIndex {
     /** Moves a row from its old VIPs to its new ones (either may be null). */
     synchronized void update(Row before, Row after) {
         if (before != null) {
-            for (VipKey k : keys(before)) {
-                rows.remove(HashedUuids.hash(k), before.uuid());
-            }
+            move(before, false);
         }
         if (after != null) {
-            for (VipKey k : keys(after)) {
-                rows.add(HashedUuids.hash(k), after.uuid());
+            move(after, true);
+        }
+    }
+
+    /**
+     * Adds or removes one row under each of its VIPs' hashes, reading its map in place rather than
+     * collecting a set of keys per row event (adding or removing twice is harmless).
+     */
+    private void move(Row row, boolean add) {
+        Protocol protocol = protocol(row);
+        if (protocol == null || !(row.get("vips") instanceof Map<?, ?> vips)) {
+            return;
+        }
+        for (Map.Entry<?, ?> vip : vips.entrySet()) {
+            int hash = HashedUuids.hash(VipKey.of(protocol, String.valueOf(vip.getKey())));
+            if (add) {
+                rows.add(hash, row.uuid());
+            } else {
+                rows.remove(hash, row.uuid());
             }
         }
     }

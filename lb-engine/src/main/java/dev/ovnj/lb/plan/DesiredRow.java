@@ -6,12 +6,11 @@ import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.Protocol;
 import dev.ovnj.lb.spec.VipSpec;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * The exact contents one owned {@code Load_Balancer} row must have: one per (spec, protocol),
@@ -80,6 +79,10 @@ public record DesiredRow(String rowName, String spec, Protocol protocol, Map<Str
      * @return the new row
      */
     public DesiredRow withHealthChecks(Map<String, Map<String, String>> checks, Map<String, String> mappings) {
+        if (checks.isEmpty() && mappings.isEmpty() && healthChecks.isEmpty() && ipPortMappings.isEmpty()) {
+            // The common case of a row without checks: the same row, not a copy of it.
+            return this;
+        }
         return new DesiredRow(rowName, spec, protocol, vips, options, selectionFields, externalIds, routers, switches, group,
                 checks, mappings);
     }
@@ -101,27 +104,64 @@ public record DesiredRow(String rowName, String spec, Protocol protocol, Map<Str
      * @return one row per protocol
      */
     public static List<DesiredRow> of(String owner, LoadBalancerSpec spec) {
-        List<DesiredRow> rows = new ArrayList<>();
-        for (Protocol p : spec.protocols()) {
-            Map<String, String> vips = new TreeMap<>();
-            for (VipSpec v : spec.vips()) {
-                if (v.protocol() == p) {
-                    List<String> backends = new ArrayList<>();
-                    v.backends().forEach(b -> backends.add(Endpoint.normalize(b)));
-                    vips.put(Endpoint.normalize(v.vip()), String.join(",", backends));
-                }
-            }
-            Map<String, String> ids = new LinkedHashMap<>(spec.externalIds());
-            ids.put(OWNER_KEY, owner);
-            ids.put(SPEC_KEY, spec.name());
-            rows.add(new DesiredRow(spec.name() + "-" + p.wireValue(), spec.name(), p, vips, options(spec.options()),
+        // Built straight into the immutable maps the record keeps (its copies of them are then
+        // free): declaring 10,000 specs makes no scratch maps per spec.
+        Set<Protocol> protocols = spec.protocols();
+        Map<String, String> options = options(spec.options());
+        Map<String, String> ids = spec.externalIds().isEmpty() ? Map.of(OWNER_KEY, owner, SPEC_KEY, spec.name())
+                : withOwnership(spec.externalIds(), owner, spec.name());
+        List<DesiredRow> rows = new ArrayList<>(protocols.size());
+        for (Protocol p : protocols) {
+            rows.add(new DesiredRow(spec.name() + "-" + p.wireValue(), spec.name(), p, vips(spec, p), options,
                     spec.options().selectionFields(), ids, spec.routers(), spec.switches(), spec.group(), Map.of(), Map.of()));
         }
         return rows;
     }
 
+    /** VIP to comma-joined backends, both normalized, of the spec's VIPs of one protocol. */
+    private static Map<String, String> vips(LoadBalancerSpec spec, Protocol p) {
+        Map<String, String> vips = null;
+        String onlyKey = null;
+        String onlyValue = null;
+        for (VipSpec v : spec.vips()) {
+            if (v.protocol() != p) {
+                continue;
+            }
+            StringBuilder backends = new StringBuilder();
+            for (String b : v.backends()) {
+                if (backends.length() > 0) {
+                    backends.append(',');
+                }
+                backends.append(Endpoint.normalize(b));
+            }
+            String key = Endpoint.normalize(v.vip());
+            if (onlyKey == null && vips == null) {
+                onlyKey = key;
+                onlyValue = backends.toString();
+            } else {
+                if (vips == null) {
+                    vips = new HashMap<>();
+                    vips.put(onlyKey, onlyValue);
+                }
+                vips.put(key, backends.toString());
+            }
+        }
+        return vips != null ? Map.copyOf(vips) : onlyKey != null ? Map.of(onlyKey, onlyValue) : Map.of();
+    }
+
+    private static Map<String, String> withOwnership(Map<String, String> externalIds, String owner, String spec) {
+        Map<String, String> ids = new HashMap<>(externalIds);
+        ids.put(OWNER_KEY, owner);
+        ids.put(SPEC_KEY, spec);
+        return Map.copyOf(ids);
+    }
+
     private static Map<String, String> options(LbOptions o) {
-        Map<String, String> m = new TreeMap<>();
+        if (o.affinityTimeout().isEmpty() && !o.reject() && !o.skipSnat() && o.hairpinSnatIp().isEmpty()
+                && o.neighborResponder().isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> m = new HashMap<>();
         o.affinityTimeout().ifPresent(t -> m.put("affinity_timeout", Integer.toString(t)));
         if (o.reject()) {
             m.put("reject", "true");
@@ -131,6 +171,6 @@ public record DesiredRow(String rowName, String spec, Protocol protocol, Map<Str
         }
         o.hairpinSnatIp().ifPresent(ip -> m.put("hairpin_snat_ip", Endpoint.parse(ip).host()));
         o.neighborResponder().ifPresent(n -> m.put("neighbor_responder", n));
-        return m;
+        return Map.copyOf(m);
     }
 }

@@ -117,10 +117,14 @@ public final class HealthChecks {
      * @return the resolution
      */
     public static Resolution resolve(LoadBalancerSpec spec, Protocol protocol, RowCache cache) {
-        if (spec.vips().stream().noneMatch(v -> v.protocol() == protocol && v.healthCheck().isPresent())) {
-            return Resolution.NONE;
+        // A loop, not a stream: the engine asks this for every row it plans, nearly always of a
+        // spec without health checks.
+        for (VipSpec v : spec.vips()) {
+            if (v.protocol() == protocol && v.healthCheck().isPresent()) {
+                return new Run(spec, cache).resolve(protocol);
+            }
         }
-        return new Run(spec, cache).resolve(protocol);
+        return Resolution.NONE;
     }
 
     /** The {@code ip_port_mappings} key of a backend address: IPv6 in brackets (ovn-nb(5)). */

@@ -124,13 +124,15 @@ public final class Planner {
         private final TableCache routers;
         private final TableCache switches;
         private final TableCache groups;
+        // The engine plans one spec per run, twice per converge (to write it, then to see it
+        // applied), so a run makes its collections only once it has something to put in them.
         private final List<PlanChange> changes = new ArrayList<>();
-        private final Map<UUID, Map<String, Object>> guards = new LinkedHashMap<>();
-        private final Map<String, List<String>> pending = new LinkedHashMap<>();
+        private Map<UUID, Map<String, Object>> guards = Map.of();
+        private Map<String, List<String>> pending = Map.of();
         private final List<String> conflicts = new ArrayList<>();
-        private final Map<String, Set<UUID>> applied = new LinkedHashMap<>();
+        private Map<String, Set<UUID>> applied = Map.of();
         // (target row, group) pairs already planned: many specs share one group.
-        private final Set<List<UUID>> plannedGroupAttachments = new HashSet<>();
+        private Set<List<UUID>> plannedGroupAttachments = Set.of();
 
         Run(String owner, RowCache cache) {
             this.owner = owner;
@@ -151,27 +153,39 @@ public final class Planner {
                     duplicates.add(r);
                 }
             }
-            Set<String> missingGroups = new TreeSet<>();
+            Set<String> missingGroups = Set.of();
             for (LoadBalancerSpec spec : specs) {
-                spec.group().filter(g -> groups.lookup(GROUP_BY_NAME, g).isEmpty()).ifPresent(missingGroups::add);
+                Optional<String> group = spec.group();
+                if (group.isPresent() && groups.lookup(GROUP_BY_NAME, group.get()).isEmpty()) {
+                    if (missingGroups.isEmpty()) {
+                        missingGroups = new TreeSet<>();
+                    }
+                    missingGroups.add(group.get());
+                }
             }
             if (!missingGroups.isEmpty()) {
                 // Named-uuid references cannot span transactions, so new groups go first, alone.
                 missingGroups.forEach(g -> changes.add(new PlanChange.CreateGroup(g)));
                 for (LoadBalancerSpec spec : specs) {
-                    spec.group().filter(missingGroups::contains).ifPresent(g ->
-                            pending.computeIfAbsent(spec.name(), k -> new ArrayList<>()).add("creating group " + g));
+                    Optional<String> group = spec.group();
+                    if (group.isPresent() && missingGroups.contains(group.get())) {
+                        pending().computeIfAbsent(spec.name(), k -> new ArrayList<>()).add("creating group " + group.get());
+                    }
                 }
             }
-            Set<String> wanted = new HashSet<>();
+            // The names only matter when some owned row may be unwanted.
+            Set<String> wanted = owned.isEmpty() ? null : new HashSet<>();
             for (LoadBalancerSpec spec : specs) {
                 List<DesiredRow> rows = rowsOf.apply(spec);
-                rows.forEach(d -> wanted.add(d.rowName()));
-                if (spec.group().filter(missingGroups::contains).isPresent()) {
+                if (wanted != null) {
+                    rows.forEach(d -> wanted.add(d.rowName()));
+                }
+                Optional<String> group = spec.group();
+                if (group.isPresent() && missingGroups.contains(group.get())) {
                     continue;
                 }
                 int before = changes.size();
-                Set<UUID> uuids = new HashSet<>();
+                Set<UUID> uuids = Set.of();
                 for (DesiredRow plain : rows) {
                     HealthChecks.Resolution hc = HealthChecks.resolve(spec, plain.protocol(), cache);
                     hc.waiting().forEach(w -> pendingFor(spec, w));
@@ -182,12 +196,18 @@ public final class Planner {
                         changes.add(new PlanChange.CreateRow(d));
                         attachments(spec, d, null);
                     } else {
+                        if (uuids.isEmpty()) {
+                            uuids = new HashSet<>();
+                        }
                         uuids.add(existing.uuid());
                         diffColumns(d, existing);
                         attachments(spec, d, existing.uuid());
                     }
                 }
                 if (changes.size() == before && !pending.containsKey(spec.name())) {
+                    if (applied.isEmpty()) {
+                        applied = new LinkedHashMap<>();
+                    }
                     applied.put(spec.name(), uuids);
                 }
             }
@@ -287,6 +307,9 @@ public final class Planner {
                     guard.put("health_check", existing.get("health_check"));
                     guard.put("ip_port_mappings", existing.get("ip_port_mappings"));
                 }
+                if (guards.isEmpty()) {
+                    guards = new LinkedHashMap<>();
+                }
                 guards.put(existing.uuid(), guard);
             }
             if (!set.isEmpty()) {
@@ -375,6 +398,9 @@ public final class Planner {
                 }
                 for (Row t : found) {
                     boolean attached = contains(t, "load_balancer_group", groupUuid);
+                    if (!attached && plannedGroupAttachments.isEmpty()) {
+                        plannedGroupAttachments = new HashSet<>();
+                    }
                     if (!attached && plannedGroupAttachments.add(List.of(t.uuid(), groupUuid))) {
                         changes.add(new PlanChange.AttachGroup(target, name, t.uuid(), group, groupUuid));
                     }
@@ -392,10 +418,18 @@ public final class Planner {
         }
 
         private void pendingFor(LoadBalancerSpec spec, String reason) {
-            List<String> reasons = pending.computeIfAbsent(spec.name(), k -> new ArrayList<>());
+            List<String> reasons = pending().computeIfAbsent(spec.name(), k -> new ArrayList<>());
             if (!reasons.contains(reason)) {
                 reasons.add(reason);
             }
+        }
+
+        /** The pending reasons, made writable on first use. */
+        private Map<String, List<String>> pending() {
+            if (pending.isEmpty()) {
+                pending = new LinkedHashMap<>();
+            }
+            return pending;
         }
 
         private static boolean contains(Row row, String column, UUID uuid) {
