@@ -147,7 +147,7 @@ final class Admission {
             for (UUID uuid : vipIndex.rows(key)) {
                 Optional<Row> row = lbs.get(uuid);
                 if (row.isEmpty() || ownerOf(row.get()).filter(owner::equals).isPresent()
-                        || !VipIndex.keys(row.get()).contains(key)) {
+                        || !VipIndex.serves(row.get(), key)) {
                     continue;
                 }
                 Set<Attachment> shared = new LinkedHashSet<>(targetsOf(cache, uuid));
@@ -170,7 +170,7 @@ final class Admission {
     /** Whether the owner's own row already serves the VIP on one of the shared targets. */
     private static boolean alreadyServes(String owner, String rowName, VipKey key, Set<Attachment> shared, RowCache cache) {
         for (Row r : cache.table("Load_Balancer").lookup(Planner.LB_BY_NAME, rowName)) {
-            if (ownerOf(r).filter(owner::equals).isPresent() && VipIndex.keys(r).contains(key)) {
+            if (ownerOf(r).filter(owner::equals).isPresent() && VipIndex.serves(r, key)) {
                 Set<Attachment> ours = new LinkedHashSet<>(targetsOf(cache, r.uuid()));
                 ours.retainAll(shared);
                 if (!ours.isEmpty()) {

@@ -89,7 +89,7 @@ final class EventMapper {
             }
             ownedKey(r, out);
             out.addAll(desired.byRowName(Admission.nameOf(r)));
-            VipIndex.keys(r).forEach(k -> out.addAll(desired.byVip(k)));
+            VipIndex.forEachKey(r, k -> out.addAll(desired.byVip(k)));
         }
     }
 
@@ -161,7 +161,7 @@ final class EventMapper {
         for (Object id : set) {
             cache.table("Load_Balancer").get((UUID) id).ifPresent(row -> {
                 ownedKey(row, out);
-                VipIndex.keys(row).forEach(k -> out.addAll(desired.byVip(k)));
+                VipIndex.forEachKey(row, k -> out.addAll(desired.byVip(k)));
             });
         }
     }

@@ -5,11 +5,11 @@ import dev.ovnj.ovsdb.cache.HashedUuids;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.data.Row;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * Every Load_Balancer row of the database by the VIPs it serves, owned or
@@ -49,23 +49,15 @@ final class VipIndex {
         }
     }
 
-    /**
-     * Adds or removes one row under each of its VIPs' hashes, reading its map in place rather than
-     * collecting a set of keys per row event (adding or removing twice is harmless).
-     */
+    /** Adds or removes one row under each of its VIPs' hashes (adding or removing twice is harmless). */
     private void move(Row row, boolean add) {
-        Protocol protocol = protocol(row);
-        if (protocol == null || !(row.get("vips") instanceof Map<?, ?> vips)) {
-            return;
-        }
-        for (Map.Entry<?, ?> vip : vips.entrySet()) {
-            int hash = HashedUuids.hash(VipKey.of(protocol, String.valueOf(vip.getKey())));
+        forEachKey(row, k -> {
             if (add) {
-                rows.add(hash, row.uuid());
+                rows.add(HashedUuids.hash(k), row.uuid());
             } else {
-                rows.remove(hash, row.uuid());
+                rows.remove(HashedUuids.hash(k), row.uuid());
             }
-        }
+        });
     }
 
     /**
@@ -79,19 +71,35 @@ final class VipIndex {
         return found.size() <= 1 && found instanceof List<UUID> one ? one : List.copyOf(found);
     }
 
-    /** The VIP keys of a row; a row without protocol is TCP, as in OVN. */
-    static Set<VipKey> keys(Row row) {
+    /**
+     * Gives each VIP key of a row to {@code action} (a key may come twice if two VIPs normalize
+     * alike); a row without protocol is TCP, as in OVN. The row's map is read in place: every row
+     * event and admission check asks this, and a set of keys per row was only garbage.
+     */
+    static void forEachKey(Row row, Consumer<VipKey> action) {
         Protocol protocol = protocol(row);
         if (protocol == null || !(row.get("vips") instanceof Map<?, ?> vips)) {
-            return Set.of();
+            return;
         }
-        Set<VipKey> out = new HashSet<>();
         // Not keySet(): an immutable map caches the key set view it returns, one more object per
         // cached row for as long as the row lives.
         for (Map.Entry<?, ?> vip : vips.entrySet()) {
-            out.add(VipKey.of(protocol, String.valueOf(vip.getKey())));
+            action.accept(VipKey.of(protocol, String.valueOf(vip.getKey())));
         }
-        return out;
+    }
+
+    /** Whether a row serves a VIP. */
+    static boolean serves(Row row, VipKey key) {
+        Protocol protocol = protocol(row);
+        if (protocol != key.protocol() || !(row.get("vips") instanceof Map<?, ?> vips)) {
+            return false;
+        }
+        for (Map.Entry<?, ?> vip : vips.entrySet()) {
+            if (VipKey.of(protocol, String.valueOf(vip.getKey())).equals(key)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static Protocol protocol(Row row) {

@@ -87,7 +87,12 @@ public final class HealthChecks {
      * @return whether a VIP has a health check
      */
     public static boolean any(LoadBalancerSpec spec) {
-        return spec.vips().stream().anyMatch(v -> v.healthCheck().isPresent());
+        for (VipSpec v : spec.vips()) {
+            if (v.healthCheck().isPresent()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -260,32 +260,40 @@ public final class Planner {
             // The cached row's own map (string keys and values), not a typed copy of it.
             @SuppressWarnings("unchecked")
             Map<String, String> have = existing.get("vips") instanceof Map<?, ?> m ? (Map<String, String>) m : Map.of();
-            Set<String> delete = new TreeSet<>();
-            Map<String, String> insert = new LinkedHashMap<>();
+            // Made on first use: a row that is already right (every row a converge verifies)
+            // needs none of them.
+            Set<String> delete = Set.of();
+            Map<String, String> insert = Map.of();
             for (Map.Entry<String, String> e : have.entrySet()) {
                 String want = d.vips().get(e.getKey());
                 if (!e.getValue().equals(want)) {
+                    if (delete.isEmpty()) {
+                        delete = new TreeSet<>();
+                    }
                     delete.add(e.getKey());
                 }
             }
             for (Map.Entry<String, String> e : d.vips().entrySet()) {
                 if (!e.getValue().equals(have.get(e.getKey()))) {
+                    if (insert.isEmpty()) {
+                        insert = new LinkedHashMap<>();
+                    }
                     insert.put(e.getKey(), e.getValue());
                 }
             }
-            Map<String, Object> set = new LinkedHashMap<>();
+            Map<String, Object> set = Map.of();
             Set<String> protocol = Set.of(d.protocol().wireValue());
             if (!Objects.equals(existing.get("protocol"), protocol)) {
-                set.put("protocol", protocol);
+                set = with(set, "protocol", protocol);
             }
             if (!Objects.equals(existing.get("options"), d.options())) {
-                set.put("options", d.options());
+                set = with(set, "options", d.options());
             }
             if (!Objects.equals(existing.get("selection_fields"), d.selectionFields())) {
-                set.put("selection_fields", d.selectionFields());
+                set = with(set, "selection_fields", d.selectionFields());
             }
             if (!Objects.equals(existing.get("external_ids"), d.externalIds())) {
-                set.put("external_ids", d.externalIds());
+                set = with(set, "external_ids", d.externalIds());
             }
             if (!delete.isEmpty() || !insert.isEmpty()) {
                 changes.add(new PlanChange.UpdateVips(existing.uuid(), d.rowName(), delete, insert));
@@ -294,7 +302,7 @@ public final class Planner {
             boolean checks = existing.table().findColumn("health_check").isPresent();
             if (checks) {
                 if (!Objects.equals(existing.get("ip_port_mappings"), d.ipPortMappings())) {
-                    set.put("ip_port_mappings", d.ipPortMappings());
+                    set = with(set, "ip_port_mappings", d.ipPortMappings());
                 }
                 healthChecks(d, existing);
             }
@@ -315,6 +323,13 @@ public final class Planner {
             if (!set.isEmpty()) {
                 changes.add(new PlanChange.SetColumns(existing.uuid(), d.rowName(), set));
             }
+        }
+
+        /** {@code map} with one more entry, made writable on first use. */
+        private static Map<String, Object> with(Map<String, Object> map, String column, Object value) {
+            Map<String, Object> out = map.isEmpty() ? new LinkedHashMap<>() : map;
+            out.put(column, value);
+            return out;
         }
 
         /** One health check row per checked VIP: create what is missing, fix what differs, drop the rest. */
