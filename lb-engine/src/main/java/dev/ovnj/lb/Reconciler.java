@@ -92,8 +92,11 @@ final class Reconciler {
             return new Settled(v.state(), v.reasons(), v.warnings(), Set.of(), v.conflicts());
         }
         LoadBalancerPlan plan = plan(key.owner(), List.of(d.spec()), facts.rows(), Set.of(key.spec()));
-        List<String> warnings = new ArrayList<>(v.warnings());
-        warnings.addAll(plan.conflicts());
+        List<String> warnings = v.warnings();
+        if (!plan.conflicts().isEmpty()) {
+            warnings = new ArrayList<>(warnings);
+            warnings.addAll(plan.conflicts());
+        }
         if (!plan.isEmpty()) {
             return new Write(plan, warnings);
         }

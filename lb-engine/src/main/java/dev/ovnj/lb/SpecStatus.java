@@ -84,7 +84,9 @@ public record SpecStatus(String owner, String spec, State state, List<String> re
         warnings = List.copyOf(warnings);
         rows = Set.copyOf(rows);
         conflicts = List.copyOf(conflicts);
-        backendHealth = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(backendHealth));
+        // Most specs have no health checks: every status of theirs shares the empty map.
+        backendHealth = backendHealth.isEmpty() ? Map.of()
+                : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(backendHealth));
     }
 
     /**

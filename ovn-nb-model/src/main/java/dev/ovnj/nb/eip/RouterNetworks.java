@@ -93,6 +93,12 @@ public final class RouterNetworks {
      * @return true when some port network contains it; false for an unknown router
      */
     public boolean routes(String router, InetAddress address) {
-        return parsed.getOrDefault(router, List.of()).stream().anyMatch(n -> n.contains(address));
+        // A loop, not a stream: the engine asks this for every VIP of every spec it admits.
+        for (IpNetwork n : parsed.getOrDefault(router, List.of())) {
+            if (n.contains(address)) {
+                return true;
+            }
+        }
+        return false;
     }
 }
