@@ -1,0 +1,475 @@
+package dev.ovnj.ovsdb.data;
+
+import dev.ovnj.ovsdb.schema.AtomicType;
+import dev.ovnj.ovsdb.schema.BaseType;
+import dev.ovnj.ovsdb.schema.ColumnSchema;
+import dev.ovnj.ovsdb.schema.ColumnType;
+import dev.ovnj.ovsdb.schema.TableSchema;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The compact form in which a {@link Row} keeps its column values: one {@code byte[]} for all of
+ * them, decoded per column on read, because a cache holds many rows and a decoded row's strings,
+ * maps and sets cost about twice its JSON (a {@code String} is 24 bytes plus a 16-byte array
+ * header before its characters).
+ *
+ * <p>Layout: one byte telling whether the row is partial; a bitmap of {@code ceil(columns / 8)}
+ * bytes, bit {@code i} set when column {@code i} is stored ({@code _uuid}'s bit only says whether
+ * the row carries it: the UUID itself is a field of the row); then the stored columns' values in
+ * position order. A complete row stores only columns that differ from their default (an unstored
+ * column reads as its default, {@code _version} as absent); a partial row stores the columns it
+ * carries.
+ *
+ * <p>Values: a scalar column holds its atom; a set or map column starts with a varint {@code h}:
+ * odd, {@code h >>> 1} indexes an object kept beside the bytes (a set or map of more than
+ * {@value #INLINE_MAX} elements, e.g. a router's {@code load_balancer} set, kept as an object so
+ * that an {@code update2} diff shares its structure); even, {@code h >>> 1} bytes follow, a varint
+ * element count then the elements (a map's as key, value). Atoms: integers as zigzag varints,
+ * reals as 8 bytes, booleans as one byte, UUIDs as a tag byte and 16 bytes (or a tag and the name
+ * of a {@link NamedUuid}), strings as a varint {@code (length << 2) | form} and their bytes: form
+ * 0 Latin-1, 1 UTF-8 (length in bytes), 2 two characters a byte from {@value #NIBBLES} (addresses,
+ * ports and lists of them: a VIP's backends take half their characters).
+ *
+ * <p>The data of a row is the {@code byte[]} itself, or an {@code Object[]} holding the
+ * {@code byte[]} then the objects its values refer to.
+ */
+final class PackedColumns {
+    /** Sets and maps with more elements are kept as objects beside the bytes. */
+    static final int INLINE_MAX = 32;
+    /** The characters a nibble-packed string may hold, by their 4-bit code. */
+    static final String NIBBLES = "0123456789.:,/- ";
+
+    private static final int FORM_LATIN1 = 0;
+    private static final int FORM_UTF8 = 1;
+    private static final int FORM_NIBBLES = 2;
+    private static final int UUID_PLAIN = 0;
+    private static final int UUID_NAMED = 1;
+    private static final byte[] NIBBLE_CHARS = NIBBLES.getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] NIBBLE_OF = nibbleCodes();
+
+    private PackedColumns() {
+    }
+
+    private static byte[] nibbleCodes() {
+        byte[] codes = new byte[128];
+        Arrays.fill(codes, (byte) -1);
+        for (int i = 0; i < NIBBLE_CHARS.length; i++) {
+            codes[NIBBLE_CHARS[i]] = (byte) i;
+        }
+        return codes;
+    }
+
+    // ------------------------------------------------------------------ packing
+
+    /**
+     * Packs a row's values.
+     *
+     * @param table the table schema
+     * @param values one value per column, null where not stored; {@code values[0]} (the UUID) is
+     *     only tested for null
+     * @param partial whether the row is partial
+     * @return the row's data
+     */
+    static Object pack(TableSchema table, Object[] values, boolean partial) {
+        List<ColumnSchema> columns = table.columns();
+        int n = columns.size();
+        Sink out = new Sink(64);
+        out.write(partial ? 1 : 0);
+        int bitmap = out.size;
+        out.skip((n + 7) >>> 3);
+        for (int i = 0; i < n; i++) {
+            if (values[i] == null) {
+                continue;
+            }
+            out.bytes[bitmap + (i >>> 3)] |= (byte) (1 << (i & 7));
+            if (i != TableSchema.UUID_INDEX) {
+                packValue(out, columns.get(i).type(), values[i]);
+            }
+        }
+        byte[] bytes = Arrays.copyOf(out.bytes, out.size);
+        if (out.objects == null) {
+            return bytes;
+        }
+        Object[] data = new Object[out.objectCount + 1];
+        data[0] = bytes;
+        System.arraycopy(out.objects, 0, data, 1, out.objectCount);
+        return data;
+    }
+
+    private static void packValue(Sink out, ColumnType type, Object value) {
+        if (type.isScalar()) {
+            packAtom(out, type.key(), value);
+            return;
+        }
+        int size = value instanceof Map<?, ?> m ? m.size() : ((Collection<?>) value).size();
+        if (size > INLINE_MAX) {
+            out.varint((out.keep(value) << 1) | 1);
+            return;
+        }
+        // The byte length goes before the elements so that a read of a later column can skip
+        // this one; written after them, then the elements moved up by the varint's size.
+        int start = out.size;
+        out.varint(size);
+        if (value instanceof Map<?, ?> map) {
+            BaseType valueType = type.value().orElseThrow();
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                packAtom(out, type.key(), e.getKey());
+                packAtom(out, valueType, e.getValue());
+            }
+        } else {
+            for (Object atom : (Collection<?>) value) {
+                packAtom(out, type.key(), atom);
+            }
+        }
+        out.prefixLength(start);
+    }
+
+    private static void packAtom(Sink out, BaseType base, Object atom) {
+        switch (base.type()) {
+            case INTEGER -> {
+                long v = (Long) atom;
+                out.varlong((v << 1) ^ (v >> 63));
+            }
+            case REAL -> out.fixed64(Double.doubleToRawLongBits((Double) atom));
+            case BOOLEAN -> out.write((Boolean) atom ? 1 : 0);
+            case STRING -> packString(out, (String) atom);
+            case UUID -> {
+                if (atom instanceof NamedUuid named) {
+                    out.write(UUID_NAMED);
+                    packString(out, named.name());
+                } else {
+                    UUID u = (UUID) atom;
+                    out.write(UUID_PLAIN);
+                    out.fixed64(u.getMostSignificantBits());
+                    out.fixed64(u.getLeastSignificantBits());
+                }
+            }
+        }
+    }
+
+    private static void packString(Sink out, String s) {
+        int length = s.length();
+        boolean nibbles = length > 1;
+        boolean latin1 = true;
+        for (int i = 0; i < length && (nibbles || latin1); i++) {
+            char c = s.charAt(i);
+            if (c >= 128 || NIBBLE_OF[c] < 0) {
+                nibbles = false;
+            }
+            if (c > 0xFF) {
+                latin1 = false;
+            }
+        }
+        if (nibbles) {
+            out.varint((length << 2) | FORM_NIBBLES);
+            out.ensure((length + 1) >>> 1);
+            for (int i = 0; i < length; i += 2) {
+                int high = NIBBLE_OF[s.charAt(i)];
+                int low = i + 1 < length ? NIBBLE_OF[s.charAt(i + 1)] : 0;
+                out.bytes[out.size++] = (byte) ((high << 4) | low);
+            }
+        } else if (latin1) {
+            out.varint((length << 2) | FORM_LATIN1);
+            out.ensure(length);
+            for (int i = 0; i < length; i++) {
+                out.bytes[out.size++] = (byte) s.charAt(i);
+            }
+        } else {
+            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+            out.varint((utf8.length << 2) | FORM_UTF8);
+            out.ensure(utf8.length);
+            System.arraycopy(utf8, 0, out.bytes, out.size, utf8.length);
+            out.size += utf8.length;
+        }
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    /** The packed bytes of a row's data. */
+    static byte[] bytes(Object data) {
+        return data instanceof byte[] b ? b : (byte[]) ((Object[]) data)[0];
+    }
+
+    /**
+     * Whether the row is partial.
+     *
+     * @param data the row's data
+     * @return true for a partial row
+     */
+    static boolean partial(Object data) {
+        return bytes(data)[0] != 0;
+    }
+
+    /**
+     * Whether column {@code i} is stored.
+     *
+     * @param data the row's data
+     * @param i the column's position
+     * @return true if stored
+     */
+    static boolean stored(Object data, int i) {
+        return (bytes(data)[1 + (i >>> 3)] & (1 << (i & 7))) != 0;
+    }
+
+    /**
+     * Decodes the stored value of column {@code i}, which {@link #stored} says is there.
+     *
+     * @param table the table schema
+     * @param data the row's data
+     * @param i the column's position, not {@code _uuid}
+     * @return a fresh value in the representation of {@link ValueCodec}
+     */
+    static Object value(TableSchema table, Object data, int i) {
+        byte[] b = bytes(data);
+        List<ColumnSchema> columns = table.columns();
+        Source in = new Source(b, 1 + ((columns.size() + 7) >>> 3));
+        for (int j = 1; j < i; j++) {
+            if ((b[1 + (j >>> 3)] & (1 << (j & 7))) != 0) {
+                skipValue(in, columns.get(j).type());
+            }
+        }
+        return readValue(in, columns.get(i).type(), data);
+    }
+
+    private static void skipValue(Source in, ColumnType type) {
+        if (type.isScalar()) {
+            skipAtom(in, type.key().type());
+            return;
+        }
+        int h = in.varint();
+        if ((h & 1) == 0) {
+            in.pos += h >>> 1;
+        }
+    }
+
+    private static void skipAtom(Source in, AtomicType type) {
+        switch (type) {
+            case INTEGER -> in.varlong();
+            case REAL -> in.pos += 8;
+            case BOOLEAN -> in.pos += 1;
+            case STRING -> skipString(in);
+            case UUID -> {
+                if (in.bytes[in.pos++] == UUID_PLAIN) {
+                    in.pos += 16;
+                } else {
+                    skipString(in);
+                }
+            }
+        }
+    }
+
+    private static void skipString(Source in) {
+        int h = in.varint();
+        int length = h >>> 2;
+        in.pos += (h & 3) == FORM_NIBBLES ? (length + 1) >>> 1 : length;
+    }
+
+    private static Object readValue(Source in, ColumnType type, Object data) {
+        if (type.isScalar()) {
+            return readAtom(in, type.key().type());
+        }
+        int h = in.varint();
+        if ((h & 1) != 0) {
+            return ((Object[]) data)[1 + (h >>> 1)];
+        }
+        int count = in.varint();
+        AtomicType keyType = type.key().type();
+        if (type.isMap()) {
+            AtomicType valueType = type.value().orElseThrow().type();
+            if (count == 0) {
+                return Map.of();
+            }
+            if (count == 1) {
+                Object key = readAtom(in, keyType);
+                return new SingleEntryMap<>(key, readAtom(in, valueType));
+            }
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            Map.Entry<Object, Object>[] entries = new Map.Entry[count];
+            for (int k = 0; k < count; k++) {
+                Object key = readAtom(in, keyType);
+                entries[k] = Map.entry(key, readAtom(in, valueType));
+            }
+            return Map.ofEntries(entries);
+        }
+        switch (count) {
+            case 0:
+                return Set.of();
+            case 1:
+                return Set.of(readAtom(in, keyType));
+            case 2:
+                Object first = readAtom(in, keyType);
+                return Set.of(first, readAtom(in, keyType));
+            default:
+                Object[] atoms = new Object[count];
+                for (int k = 0; k < count; k++) {
+                    atoms[k] = readAtom(in, keyType);
+                }
+                return Set.of(atoms);
+        }
+    }
+
+    private static Object readAtom(Source in, AtomicType type) {
+        return switch (type) {
+            case INTEGER -> {
+                long z = in.varlong();
+                yield (z >>> 1) ^ -(z & 1);
+            }
+            case REAL -> Double.longBitsToDouble(in.fixed64());
+            case BOOLEAN -> in.bytes[in.pos++] != 0;
+            case STRING -> readString(in);
+            case UUID -> {
+                if (in.bytes[in.pos++] == UUID_PLAIN) {
+                    long high = in.fixed64();
+                    yield new UUID(high, in.fixed64());
+                }
+                yield new NamedUuid(readString(in));
+            }
+        };
+    }
+
+    private static String readString(Source in) {
+        int h = in.varint();
+        int length = h >>> 2;
+        byte[] b = in.bytes;
+        int at = in.pos;
+        switch (h & 3) {
+            case FORM_LATIN1 -> {
+                in.pos += length;
+                return new String(b, at, length, StandardCharsets.ISO_8859_1);
+            }
+            case FORM_UTF8 -> {
+                in.pos += length;
+                return new String(b, at, length, StandardCharsets.UTF_8);
+            }
+            default -> {
+                byte[] chars = new byte[length];
+                for (int i = 0; i < length; i += 2) {
+                    int two = b[at + (i >>> 1)];
+                    chars[i] = NIBBLE_CHARS[(two >>> 4) & 0xF];
+                    if (i + 1 < length) {
+                        chars[i + 1] = NIBBLE_CHARS[two & 0xF];
+                    }
+                }
+                in.pos += (length + 1) >>> 1;
+                return new String(chars, StandardCharsets.ISO_8859_1);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ buffers
+
+    /** A growing output buffer, with the objects that values refer to. */
+    private static final class Sink {
+        byte[] bytes;
+        int size;
+        Object[] objects;
+        int objectCount;
+
+        Sink(int capacity) {
+            bytes = new byte[capacity];
+        }
+
+        void ensure(int more) {
+            if (size + more > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
+            }
+        }
+
+        void write(int b) {
+            ensure(1);
+            bytes[size++] = (byte) b;
+        }
+
+        void skip(int n) {
+            ensure(n);
+            size += n;
+        }
+
+        void varint(int v) {
+            varlong(v & 0xFFFF_FFFFL);
+        }
+
+        void varlong(long v) {
+            ensure(10);
+            while ((v & ~0x7FL) != 0) {
+                bytes[size++] = (byte) ((v & 0x7F) | 0x80);
+                v >>>= 7;
+            }
+            bytes[size++] = (byte) v;
+        }
+
+        void fixed64(long v) {
+            ensure(8);
+            for (int shift = 56; shift >= 0; shift -= 8) {
+                bytes[size++] = (byte) (v >>> shift);
+            }
+        }
+
+        /** Keeps an object beside the bytes; returns its index. */
+        int keep(Object value) {
+            if (objects == null) {
+                objects = new Object[2];
+            } else if (objectCount == objects.length) {
+                objects = Arrays.copyOf(objects, objectCount * 2);
+            }
+            objects[objectCount] = value;
+            return objectCount++;
+        }
+
+        /** Puts {@code (length << 1)} of the bytes written since {@code start} in front of them. */
+        void prefixLength(int start) {
+            int length = size - start;
+            int h = length << 1;
+            int width = 1;
+            for (int v = h >>> 7; v != 0; v >>>= 7) {
+                width++;
+            }
+            ensure(width);
+            System.arraycopy(bytes, start, bytes, start + width, length);
+            int end = size + width;
+            size = start;
+            varint(h);
+            size = end;
+        }
+    }
+
+    /** A read position in packed bytes. */
+    private static final class Source {
+        final byte[] bytes;
+        int pos;
+
+        Source(byte[] bytes, int pos) {
+            this.bytes = bytes;
+            this.pos = pos;
+        }
+
+        int varint() {
+            return (int) varlong();
+        }
+
+        long varlong() {
+            long v = 0;
+            for (int shift = 0; ; shift += 7) {
+                byte b = bytes[pos++];
+                v |= (long) (b & 0x7F) << shift;
+                if (b >= 0) {
+                    return v;
+                }
+            }
+        }
+
+        long fixed64() {
+            long v = 0;
+            for (int k = 0; k < 8; k++) {
+                v = (v << 8) | (bytes[pos++] & 0xFF);
+            }
+            return v;
+        }
+    }
+}
