@@ -79,7 +79,7 @@ final class PackedColumns {
     static Object pack(TableSchema table, Object[] values, boolean partial) {
         List<ColumnSchema> columns = table.columns();
         int n = columns.size();
-        Sink out = new Sink(64);
+        Sink out = new Sink(128);
         out.write(partial ? 1 : 0);
         int bitmap = out.size;
         out.skip((n + 7) >>> 3);
@@ -228,138 +228,183 @@ final class PackedColumns {
     static Object value(TableSchema table, Object data, int i) {
         byte[] b = bytes(data);
         List<ColumnSchema> columns = table.columns();
-        Source in = new Source(b, 1 + ((columns.size() + 7) >>> 3));
+        int pos = 1 + ((columns.size() + 7) >>> 3);
         for (int j = 1; j < i; j++) {
             if ((b[1 + (j >>> 3)] & (1 << (j & 7))) != 0) {
-                skipValue(in, columns.get(j).type());
+                pos = skipValue(b, pos, columns.get(j).type());
             }
         }
-        return readValue(in, columns.get(i).type(), data);
+        return readValue(b, pos, columns.get(i).type(), data);
     }
 
-    private static void skipValue(Source in, ColumnType type) {
+    // Readers and skippers take a position and return the position after what they read, so a
+    // read allocates nothing but the value it returns.
+
+    private static int skipValue(byte[] b, int pos, ColumnType type) {
         if (type.isScalar()) {
-            skipAtom(in, type.key().type());
-            return;
+            return skipAtom(b, pos, type.key().type());
         }
-        int h = in.varint();
-        if ((h & 1) == 0) {
-            in.pos += h >>> 1;
-        }
+        int h = varint(b, pos);
+        pos += varintWidth(h);
+        return (h & 1) == 0 ? pos + (h >>> 1) : pos;
     }
 
-    private static void skipAtom(Source in, AtomicType type) {
-        switch (type) {
-            case INTEGER -> in.varlong();
-            case REAL -> in.pos += 8;
-            case BOOLEAN -> in.pos += 1;
-            case STRING -> skipString(in);
-            case UUID -> {
-                if (in.bytes[in.pos++] == UUID_PLAIN) {
-                    in.pos += 16;
-                } else {
-                    skipString(in);
+    static int skipAtom(byte[] b, int pos, AtomicType type) {
+        return switch (type) {
+            case INTEGER -> {
+                while (b[pos++] < 0) {
+                    // continuation bytes
                 }
+                yield pos;
             }
-        }
+            case REAL -> pos + 8;
+            case BOOLEAN -> pos + 1;
+            case STRING -> skipString(b, pos);
+            case UUID -> b[pos] == UUID_PLAIN ? pos + 17 : skipString(b, pos + 1);
+        };
     }
 
-    private static void skipString(Source in) {
-        int h = in.varint();
+    private static int skipString(byte[] b, int pos) {
+        int h = varint(b, pos);
         int length = h >>> 2;
-        in.pos += (h & 3) == FORM_NIBBLES ? (length + 1) >>> 1 : length;
+        return pos + varintWidth(h) + ((h & 3) == FORM_NIBBLES ? (length + 1) >>> 1 : length);
     }
 
-    private static Object readValue(Source in, ColumnType type, Object data) {
+    private static Object readValue(byte[] b, int pos, ColumnType type, Object data) {
         if (type.isScalar()) {
-            return readAtom(in, type.key().type());
+            return readAtom(b, pos, type.key().type());
         }
-        int h = in.varint();
+        int h = varint(b, pos);
         if ((h & 1) != 0) {
             return ((Object[]) data)[1 + (h >>> 1)];
         }
-        int count = in.varint();
+        pos += varintWidth(h);
+        int count = varint(b, pos);
+        pos += varintWidth(count);
         AtomicType keyType = type.key().type();
         if (type.isMap()) {
-            AtomicType valueType = type.value().orElseThrow().type();
-            if (count == 0) {
-                return Map.of();
-            }
-            if (count == 1) {
-                Object key = readAtom(in, keyType);
-                return new SingleEntryMap<>(key, readAtom(in, valueType));
-            }
-            @SuppressWarnings({"unchecked", "rawtypes"})
-            Map.Entry<Object, Object>[] entries = new Map.Entry[count];
-            for (int k = 0; k < count; k++) {
-                Object key = readAtom(in, keyType);
-                entries[k] = Map.entry(key, readAtom(in, valueType));
-            }
-            return Map.ofEntries(entries);
+            return count == 0 ? Map.of() : new PackedMap(b, pos, count, keyType, type.value().orElseThrow().type());
         }
         switch (count) {
             case 0:
                 return Set.of();
             case 1:
-                return Set.of(readAtom(in, keyType));
-            case 2:
-                Object first = readAtom(in, keyType);
-                return Set.of(first, readAtom(in, keyType));
+                return Set.of(readAtom(b, pos, keyType));
             default:
                 Object[] atoms = new Object[count];
                 for (int k = 0; k < count; k++) {
-                    atoms[k] = readAtom(in, keyType);
+                    atoms[k] = readAtom(b, pos, keyType);
+                    pos = skipAtom(b, pos, keyType);
                 }
                 return Set.of(atoms);
         }
     }
 
-    private static Object readAtom(Source in, AtomicType type) {
+    static Object readAtom(byte[] b, int pos, AtomicType type) {
         return switch (type) {
             case INTEGER -> {
-                long z = in.varlong();
+                long z = varlong(b, pos);
                 yield (z >>> 1) ^ -(z & 1);
             }
-            case REAL -> Double.longBitsToDouble(in.fixed64());
-            case BOOLEAN -> in.bytes[in.pos++] != 0;
-            case STRING -> readString(in);
-            case UUID -> {
-                if (in.bytes[in.pos++] == UUID_PLAIN) {
-                    long high = in.fixed64();
-                    yield new UUID(high, in.fixed64());
-                }
-                yield new NamedUuid(readString(in));
-            }
+            case REAL -> Double.longBitsToDouble(fixed64(b, pos));
+            case BOOLEAN -> b[pos] != 0;
+            case STRING -> readString(b, pos);
+            case UUID -> b[pos] == UUID_PLAIN ? new UUID(fixed64(b, pos + 1), fixed64(b, pos + 9))
+                    : new NamedUuid(readString(b, pos + 1));
         };
     }
 
-    private static String readString(Source in) {
-        int h = in.varint();
+    private static String readString(byte[] b, int pos) {
+        int h = varint(b, pos);
         int length = h >>> 2;
-        byte[] b = in.bytes;
-        int at = in.pos;
+        int at = pos + varintWidth(h);
         switch (h & 3) {
-            case FORM_LATIN1 -> {
-                in.pos += length;
+            case FORM_LATIN1:
                 return new String(b, at, length, StandardCharsets.ISO_8859_1);
-            }
-            case FORM_UTF8 -> {
-                in.pos += length;
+            case FORM_UTF8:
                 return new String(b, at, length, StandardCharsets.UTF_8);
-            }
-            default -> {
+            default:
                 byte[] chars = new byte[length];
-                for (int i = 0; i < length; i += 2) {
-                    int two = b[at + (i >>> 1)];
-                    chars[i] = NIBBLE_CHARS[(two >>> 4) & 0xF];
-                    if (i + 1 < length) {
-                        chars[i + 1] = NIBBLE_CHARS[two & 0xF];
+                for (int i = 0; i < length; i++) {
+                    chars[i] = nibbleChar(b, at, i);
+                }
+                return new String(chars, StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    private static byte nibbleChar(byte[] b, int at, int i) {
+        int two = b[at + (i >>> 1)];
+        return NIBBLE_CHARS[(i & 1) == 0 ? (two >>> 4) & 0xF : two & 0xF];
+    }
+
+    /**
+     * Whether the string atom at {@code pos} equals {@code s}, compared in place.
+     *
+     * @param b packed bytes
+     * @param pos where the atom starts
+     * @param s the string
+     * @return true if equal
+     */
+    static boolean stringEquals(byte[] b, int pos, String s) {
+        int h = varint(b, pos);
+        int length = h >>> 2;
+        int at = pos + varintWidth(h);
+        switch (h & 3) {
+            case FORM_LATIN1:
+                if (length != s.length()) {
+                    return false;
+                }
+                for (int i = 0; i < length; i++) {
+                    if ((b[at + i] & 0xFF) != s.charAt(i)) {
+                        return false;
                     }
                 }
-                in.pos += (length + 1) >>> 1;
-                return new String(chars, StandardCharsets.ISO_8859_1);
+                return true;
+            case FORM_UTF8:
+                return s.equals(new String(b, at, length, StandardCharsets.UTF_8));
+            default:
+                if (length != s.length()) {
+                    return false;
+                }
+                for (int i = 0; i < length; i++) {
+                    if (nibbleChar(b, at, i) != s.charAt(i)) {
+                        return false;
+                    }
+                }
+                return true;
+        }
+    }
+
+    private static int varint(byte[] b, int pos) {
+        return (int) varlong(b, pos);
+    }
+
+    private static long varlong(byte[] b, int pos) {
+        long v = 0;
+        for (int shift = 0; ; shift += 7) {
+            byte x = b[pos++];
+            v |= (long) (x & 0x7F) << shift;
+            if (x >= 0) {
+                return v;
             }
         }
+    }
+
+    /** The bytes the varint encoding of {@code v} (a non-negative int) takes. */
+    private static int varintWidth(int v) {
+        int width = 1;
+        for (int rest = v >>> 7; rest != 0; rest >>>= 7) {
+            width++;
+        }
+        return width;
+    }
+
+    private static long fixed64(byte[] b, int pos) {
+        long v = 0;
+        for (int k = 0; k < 8; k++) {
+            v = (v << 8) | (b[pos + k] & 0xFF);
+        }
+        return v;
     }
 
     // ------------------------------------------------------------------ buffers
@@ -436,40 +481,6 @@ final class PackedColumns {
             size = start;
             varint(h);
             size = end;
-        }
-    }
-
-    /** A read position in packed bytes. */
-    private static final class Source {
-        final byte[] bytes;
-        int pos;
-
-        Source(byte[] bytes, int pos) {
-            this.bytes = bytes;
-            this.pos = pos;
-        }
-
-        int varint() {
-            return (int) varlong();
-        }
-
-        long varlong() {
-            long v = 0;
-            for (int shift = 0; ; shift += 7) {
-                byte b = bytes[pos++];
-                v |= (long) (b & 0x7F) << shift;
-                if (b >= 0) {
-                    return v;
-                }
-            }
-        }
-
-        long fixed64() {
-            long v = 0;
-            for (int k = 0; k < 8; k++) {
-                v = (v << 8) | (bytes[pos++] & 0xFF);
-            }
-            return v;
         }
     }
 }
