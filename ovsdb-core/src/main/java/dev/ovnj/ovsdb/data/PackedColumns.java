@@ -33,8 +33,9 @@ import java.util.UUID;
  * element count then the elements (a map's as key, value). Atoms: integers as zigzag varints,
  * reals as 8 bytes, booleans as one byte, UUIDs as a tag byte and 16 bytes (or a tag and the name
  * of a {@link NamedUuid}), strings as a varint {@code (length << 2) | form} and their bytes: form
- * 0 Latin-1, 1 UTF-8 (length in bytes), 2 two characters a byte from {@value #NIBBLES} (addresses,
- * ports and lists of them: a VIP's backends take half their characters).
+ * 0 Latin-1, 1 UTF-16 code units (two bytes each, lossless even for an unpaired surrogate), 2 two
+ * characters a byte from {@value #NIBBLES} (addresses, ports and lists of them: a VIP's backends
+ * take half their characters). Sizes are measured first, so a row's bytes are written once.
  *
  * <p>The data of a row is the {@code byte[]} itself, or an {@code Object[]} holding the
  * {@code byte[]} then the objects its values refer to.
@@ -46,7 +47,7 @@ final class PackedColumns {
     static final String NIBBLES = "0123456789.:,/- ";
 
     private static final int FORM_LATIN1 = 0;
-    private static final int FORM_UTF8 = 1;
+    private static final int FORM_UTF16 = 1;
     private static final int FORM_NIBBLES = 2;
     private static final int UUID_PLAIN = 0;
     private static final int UUID_NAMED = 1;
@@ -79,10 +80,25 @@ final class PackedColumns {
     static Object pack(TableSchema table, Object[] values, boolean partial) {
         List<ColumnSchema> columns = table.columns();
         int n = columns.size();
-        Sink out = new Sink(128);
+        // Measured first, so the bytes are written once into an array of their exact size.
+        int size = 1 + ((n + 7) >>> 3);
+        int kept = 0;
+        for (int i = 1; i < n; i++) {
+            Object v = values[i];
+            if (v == null) {
+                continue;
+            }
+            ColumnType type = columns.get(i).type();
+            if (!type.isScalar() && sizeOf(v) > INLINE_MAX) {
+                size += varintWidth((kept++ << 1) | 1);
+            } else {
+                size += sizeOfValue(type, v);
+            }
+        }
+        Sink out = new Sink(size);
         out.write(partial ? 1 : 0);
         int bitmap = out.size;
-        out.skip((n + 7) >>> 3);
+        out.size += (n + 7) >>> 3;
         for (int i = 0; i < n; i++) {
             if (values[i] == null) {
                 continue;
@@ -92,14 +108,91 @@ final class PackedColumns {
                 packValue(out, columns.get(i).type(), values[i]);
             }
         }
-        byte[] bytes = Arrays.copyOf(out.bytes, out.size);
+        if (out.size != size) {
+            throw new IllegalStateException("packed " + out.size + " bytes, measured " + size);
+        }
         if (out.objects == null) {
-            return bytes;
+            return out.bytes;
         }
         Object[] data = new Object[out.objectCount + 1];
-        data[0] = bytes;
+        data[0] = out.bytes;
         System.arraycopy(out.objects, 0, data, 1, out.objectCount);
         return data;
+    }
+
+    private static int sizeOf(Object value) {
+        return value instanceof Map<?, ?> m ? m.size() : ((Collection<?>) value).size();
+    }
+
+    private static int sizeOfValue(ColumnType type, Object value) {
+        if (type.isScalar()) {
+            return sizeOfAtom(type.key().type(), value);
+        }
+        int count = sizeOf(value);
+        int inner = sizeOfElements(type, value, count);
+        return varintWidth(inner << 1) + inner;
+    }
+
+    private static int sizeOfElements(ColumnType type, Object value, int count) {
+        int inner = varintWidth(count);
+        if (value instanceof Map<?, ?> map) {
+            AtomicType keyType = type.key().type();
+            AtomicType valueType = type.value().orElseThrow().type();
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                inner += sizeOfAtom(keyType, e.getKey()) + sizeOfAtom(valueType, e.getValue());
+            }
+        } else {
+            AtomicType keyType = type.key().type();
+            for (Object atom : (Collection<?>) value) {
+                inner += sizeOfAtom(keyType, atom);
+            }
+        }
+        return inner;
+    }
+
+    private static int sizeOfAtom(AtomicType type, Object atom) {
+        return switch (type) {
+            case INTEGER -> {
+                long v = (Long) atom;
+                long z = (v << 1) ^ (v >> 63);
+                int width = 1;
+                for (z >>>= 7; z != 0; z >>>= 7) {
+                    width++;
+                }
+                yield width;
+            }
+            case REAL -> 8;
+            case BOOLEAN -> 1;
+            case STRING -> sizeOfString((String) atom);
+            case UUID -> atom instanceof NamedUuid named ? 1 + sizeOfString(named.name()) : 17;
+        };
+    }
+
+    private static int sizeOfString(String s) {
+        int length = s.length();
+        int form = formOf(s);
+        int bytes = switch (form) {
+            case FORM_NIBBLES -> (length + 1) >>> 1;
+            case FORM_LATIN1 -> length;
+            default -> 2 * length;
+        };
+        return varintWidth((length << 2) | form) + bytes;
+    }
+
+    /** The form a string is packed in: two characters a byte if it can, else Latin-1, else UTF-16. */
+    private static int formOf(String s) {
+        int length = s.length();
+        boolean nibbles = length > 1;
+        for (int i = 0; i < length; i++) {
+            char c = s.charAt(i);
+            if (c > 0xFF) {
+                return FORM_UTF16;
+            }
+            if (nibbles && (c >= 128 || NIBBLE_OF[c] < 0)) {
+                nibbles = false;
+            }
+        }
+        return nibbles ? FORM_NIBBLES : FORM_LATIN1;
     }
 
     private static void packValue(Sink out, ColumnType type, Object value) {
@@ -107,15 +200,14 @@ final class PackedColumns {
             packAtom(out, type.key(), value);
             return;
         }
-        int size = value instanceof Map<?, ?> m ? m.size() : ((Collection<?>) value).size();
-        if (size > INLINE_MAX) {
+        int count = sizeOf(value);
+        if (count > INLINE_MAX) {
             out.varint((out.keep(value) << 1) | 1);
             return;
         }
-        // The byte length goes before the elements so that a read of a later column can skip
-        // this one; written after them, then the elements moved up by the varint's size.
-        int start = out.size;
-        out.varint(size);
+        // The byte length goes before the elements, so that a read of a later column skips this one.
+        out.varint(sizeOfElements(type, value, count) << 1);
+        out.varint(count);
         if (value instanceof Map<?, ?> map) {
             BaseType valueType = type.value().orElseThrow();
             for (Map.Entry<?, ?> e : map.entrySet()) {
@@ -127,7 +219,6 @@ final class PackedColumns {
                 packAtom(out, type.key(), atom);
             }
         }
-        out.prefixLength(start);
     }
 
     private static void packAtom(Sink out, BaseType base, Object atom) {
@@ -155,37 +246,30 @@ final class PackedColumns {
 
     private static void packString(Sink out, String s) {
         int length = s.length();
-        boolean nibbles = length > 1;
-        boolean latin1 = true;
-        for (int i = 0; i < length && (nibbles || latin1); i++) {
-            char c = s.charAt(i);
-            if (c >= 128 || NIBBLE_OF[c] < 0) {
-                nibbles = false;
+        switch (formOf(s)) {
+            case FORM_NIBBLES -> {
+                out.varint((length << 2) | FORM_NIBBLES);
+                for (int i = 0; i < length; i += 2) {
+                    int high = NIBBLE_OF[s.charAt(i)];
+                    int low = i + 1 < length ? NIBBLE_OF[s.charAt(i + 1)] : 0;
+                    out.write((high << 4) | low);
+                }
             }
-            if (c > 0xFF) {
-                latin1 = false;
+            case FORM_LATIN1 -> {
+                out.varint((length << 2) | FORM_LATIN1);
+                for (int i = 0; i < length; i++) {
+                    out.bytes[out.size++] = (byte) s.charAt(i);
+                }
             }
-        }
-        if (nibbles) {
-            out.varint((length << 2) | FORM_NIBBLES);
-            out.ensure((length + 1) >>> 1);
-            for (int i = 0; i < length; i += 2) {
-                int high = NIBBLE_OF[s.charAt(i)];
-                int low = i + 1 < length ? NIBBLE_OF[s.charAt(i + 1)] : 0;
-                out.bytes[out.size++] = (byte) ((high << 4) | low);
+            default -> {
+                // UTF-16 code units as they are, so that even an unpaired surrogate survives.
+                out.varint((length << 2) | FORM_UTF16);
+                for (int i = 0; i < length; i++) {
+                    char c = s.charAt(i);
+                    out.write(c >>> 8);
+                    out.write(c);
+                }
             }
-        } else if (latin1) {
-            out.varint((length << 2) | FORM_LATIN1);
-            out.ensure(length);
-            for (int i = 0; i < length; i++) {
-                out.bytes[out.size++] = (byte) s.charAt(i);
-            }
-        } else {
-            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-            out.varint((utf8.length << 2) | FORM_UTF8);
-            out.ensure(utf8.length);
-            System.arraycopy(utf8, 0, out.bytes, out.size, utf8.length);
-            out.size += utf8.length;
         }
     }
 
@@ -267,7 +351,12 @@ final class PackedColumns {
     private static int skipString(byte[] b, int pos) {
         int h = varint(b, pos);
         int length = h >>> 2;
-        return pos + varintWidth(h) + ((h & 3) == FORM_NIBBLES ? (length + 1) >>> 1 : length);
+        int bytes = switch (h & 3) {
+            case FORM_NIBBLES -> (length + 1) >>> 1;
+            case FORM_UTF16 -> 2 * length;
+            default -> length;
+        };
+        return pos + varintWidth(h) + bytes;
     }
 
     private static Object readValue(byte[] b, int pos, ColumnType type, Object data) {
@@ -321,8 +410,12 @@ final class PackedColumns {
         switch (h & 3) {
             case FORM_LATIN1:
                 return new String(b, at, length, StandardCharsets.ISO_8859_1);
-            case FORM_UTF8:
-                return new String(b, at, length, StandardCharsets.UTF_8);
+            case FORM_UTF16:
+                char[] units = new char[length];
+                for (int i = 0; i < length; i++) {
+                    units[i] = (char) (((b[at + 2 * i] & 0xFF) << 8) | (b[at + 2 * i + 1] & 0xFF));
+                }
+                return new String(units);
             default:
                 byte[] chars = new byte[length];
                 for (int i = 0; i < length; i++) {
@@ -360,8 +453,16 @@ final class PackedColumns {
                     }
                 }
                 return true;
-            case FORM_UTF8:
-                return s.equals(new String(b, at, length, StandardCharsets.UTF_8));
+            case FORM_UTF16:
+                if (length != s.length()) {
+                    return false;
+                }
+                for (int i = 0; i < length; i++) {
+                    if ((char) (((b[at + 2 * i] & 0xFF) << 8) | (b[at + 2 * i + 1] & 0xFF)) != s.charAt(i)) {
+                        return false;
+                    }
+                }
+                return true;
             default:
                 if (length != s.length()) {
                     return false;
@@ -409,7 +510,7 @@ final class PackedColumns {
 
     // ------------------------------------------------------------------ buffers
 
-    /** A growing output buffer, with the objects that values refer to. */
+    /** An output buffer of the measured size, with the objects that values refer to. */
     private static final class Sink {
         byte[] bytes;
         int size;
@@ -420,20 +521,8 @@ final class PackedColumns {
             bytes = new byte[capacity];
         }
 
-        void ensure(int more) {
-            if (size + more > bytes.length) {
-                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + more));
-            }
-        }
-
         void write(int b) {
-            ensure(1);
             bytes[size++] = (byte) b;
-        }
-
-        void skip(int n) {
-            ensure(n);
-            size += n;
         }
 
         void varint(int v) {
@@ -441,7 +530,6 @@ final class PackedColumns {
         }
 
         void varlong(long v) {
-            ensure(10);
             while ((v & ~0x7FL) != 0) {
                 bytes[size++] = (byte) ((v & 0x7F) | 0x80);
                 v >>>= 7;
@@ -450,7 +538,6 @@ final class PackedColumns {
         }
 
         void fixed64(long v) {
-            ensure(8);
             for (int shift = 56; shift >= 0; shift -= 8) {
                 bytes[size++] = (byte) (v >>> shift);
             }
@@ -465,22 +552,6 @@ final class PackedColumns {
             }
             objects[objectCount] = value;
             return objectCount++;
-        }
-
-        /** Puts {@code (length << 1)} of the bytes written since {@code start} in front of them. */
-        void prefixLength(int start) {
-            int length = size - start;
-            int h = length << 1;
-            int width = 1;
-            for (int v = h >>> 7; v != 0; v >>>= 7) {
-                width++;
-            }
-            ensure(width);
-            System.arraycopy(bytes, start, bytes, start + width, length);
-            int end = size + width;
-            size = start;
-            varint(h);
-            size = end;
         }
     }
 }

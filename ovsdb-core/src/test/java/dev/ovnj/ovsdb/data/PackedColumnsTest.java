@@ -72,7 +72,7 @@ class PackedColumnsTest {
     void stringsOfEveryForm() {
         for (String s : new String[] {"", "a", "1", "10", "0123456789.:,/- ", "10.0.0.1:80", "10.0.0.1:8080,10.0.0.2:8080",
             "[fd00::1]:80", "tcp", "café", "naïve Ünïcödé", "日本語", "emoji 😀 pair", "x".repeat(300), "9".repeat(301),
-            "1 2", "\u0000", "ÿ"}) {
+            "1 2", "\u0000", "ÿ", "lone \ud800 surrogate", "\udc00"}) {
             Row row = roundTrip(Map.of("s", s, "opt", Set.of(s), "strs", Set.of(s, s + "!"), "smap", Map.of(s, s, "k", s)));
             assertThat((String) row.get("s")).isEqualTo(s).hasSameSizeAs(s);
         }
