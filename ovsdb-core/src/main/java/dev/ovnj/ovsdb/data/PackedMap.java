@@ -84,6 +84,46 @@ final class PackedMap extends AbstractMap<Object, Object> {
         return valueAt(key) >= 0;
     }
 
+    /**
+     * Compares in place: each of the other map's keys is found among the packed keys and its value
+     * compared with the packed value, decoding no string (the planner compares every cached load
+     * balancer's {@code external_ids} and {@code options} with the desired ones on each pass).
+     */
+    @Override
+    public boolean equals(Object other) {
+        if (other == this) {
+            return true;
+        }
+        if (!(other instanceof Map<?, ?> map) || map.size() != count) {
+            return false;
+        }
+        try {
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                Object key = e.getKey();
+                Object value = e.getValue();
+                if (key == null || value == null) {
+                    return false;
+                }
+                int at = valueAt(key);
+                if (at < 0 || !atomEquals(at, value)) {
+                    return false;
+                }
+            }
+        } catch (ClassCastException e) {
+            return false;
+        }
+        return true;
+    }
+
+    // hashCode: AbstractMap's, the sum of the decoded entries' hashes, as the Map contract asks.
+
+    private boolean atomEquals(int pos, Object atom) {
+        if (atom instanceof String s && valueType == AtomicType.STRING) {
+            return PackedColumns.stringEquals(bytes, pos, s);
+        }
+        return atom.equals(PackedColumns.readAtom(bytes, pos, valueType));
+    }
+
     @Override
     public boolean containsValue(Object value) {
         Objects.requireNonNull(value, "value");

@@ -147,6 +147,37 @@ class PackedColumnsTest {
     }
 
     @Test
+    void mapColumnsCompareInPlaceAsMapsDo() {
+        Map<String, String> ids = Map.of("ovnj.owner", "team-a", "ovnj.spec", "ns/svc", "k", "10.0.0.1:80", "ü", "日本");
+        Row row = Row.of(table, ROW, Map.of("smap", ids, "imap", Map.of(1L, REF)));
+        Map<?, ?> read = (Map<?, ?>) row.get("smap");
+        assertThat(read).isEqualTo(ids).hasSameHashCodeAs(ids).hasSize(4);
+        assertThat(ids).isEqualTo(read);
+        assertThat(read.equals(new HashMap<>(ids))).isTrue();
+        for (Map.Entry<String, String> e : ids.entrySet()) {
+            assertThat(read.get(e.getKey())).isEqualTo(e.getValue());
+            assertThat(read.containsKey(e.getKey())).isTrue();
+            Map<String, String> other = new HashMap<>(ids);
+            other.put(e.getKey(), e.getValue() + "x");
+            assertThat(read.equals(other)).as("changed value of " + e.getKey()).isFalse();
+            other.put(e.getKey(), e.getValue().substring(0, e.getValue().length() - 1));
+            assertThat(read.equals(other)).as("shorter value of " + e.getKey()).isFalse();
+            other = new HashMap<>(ids);
+            other.remove(e.getKey());
+            other.put(e.getKey() + "x", e.getValue());
+            assertThat(read.equals(other)).as("changed key " + e.getKey()).isFalse();
+        }
+        assertThat(read.get("ovnj.owne")).isNull();
+        assertThat(read.get(5L)).isNull();
+        assertThat(read.equals(Map.of(1L, REF, 2L, REF, 3L, REF, 4L, REF))).isFalse();
+        assertThat(read.equals(Set.of())).isFalse();
+        Map<?, ?> refs = (Map<?, ?>) row.get("imap");
+        assertThat(refs).isEqualTo(Map.of(1L, REF)).isNotEqualTo(Map.of(1L, ROW)).isNotEqualTo(Map.of(2L, REF));
+        assertThat(refs.get(1L)).isEqualTo(REF);
+        assertThat(refs.get(1)).isNull();
+    }
+
+    @Test
     void partialRowsCarryExactlyTheirColumns() {
         Row partial = Row.fromPartialJson(table, object("{'s':'','ints':['set',[]],'smap':['map',[['a','1.2']]]}"));
         assertThat(partial.presentColumns()).containsExactlyInAnyOrder("ints", "s", "smap");
