@@ -239,13 +239,57 @@ final class PackedMap extends AbstractMap<Object, Object> {
                         }
                         left--;
                         Object key = PackedColumns.readAtom(bytes, pos, keyType);
-                        pos = PackedColumns.skipAtom(bytes, pos, keyType);
-                        Object value = PackedColumns.readAtom(bytes, pos, valueType);
-                        pos = PackedColumns.skipAtom(bytes, pos, valueType);
-                        return new AbstractMap.SimpleImmutableEntry<>(key, value);
+                        int value = PackedColumns.skipAtom(bytes, pos, keyType);
+                        pos = PackedColumns.skipAtom(bytes, value, valueType);
+                        return new Entry(key, value);
                     }
                 };
             }
         };
+    }
+
+    /**
+     * An entry whose value is decoded when asked for: a walk over the keys (a load balancer's
+     * VIPs) does not decode the values (their backend lists).
+     */
+    private final class Entry implements Map.Entry<Object, Object> {
+        private final Object key;
+        private final int value;
+
+        Entry(Object key, int value) {
+            this.key = key;
+            this.value = value;
+        }
+
+        @Override
+        public Object getKey() {
+            return key;
+        }
+
+        @Override
+        public Object getValue() {
+            return PackedColumns.readAtom(bytes, value, valueType);
+        }
+
+        @Override
+        public Object setValue(Object v) {
+            throw immutable();
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Map.Entry<?, ?> e && key.equals(e.getKey()) && e.getValue() != null
+                    && atomEquals(value, e.getValue());
+        }
+
+        @Override
+        public int hashCode() {
+            return key.hashCode() ^ getValue().hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return key + "=" + getValue();
+        }
     }
 }

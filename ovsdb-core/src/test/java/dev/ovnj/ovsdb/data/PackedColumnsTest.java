@@ -167,6 +167,14 @@ class PackedColumnsTest {
             other.put(e.getKey() + "x", e.getValue());
             assertThat(read.equals(other)).as("changed key " + e.getKey()).isFalse();
         }
+        assertThat(read.entrySet()).isEqualTo(ids.entrySet()).hasSameHashCodeAs(ids.entrySet());
+        assertThat(read.keySet()).isEqualTo(ids.keySet());
+        assertThat(new HashSet<Object>(read.values())).isEqualTo(new HashSet<Object>(ids.values()));
+        for (Map.Entry<?, ?> e : read.entrySet()) {
+            assertThat(e).isEqualTo(Map.entry(e.getKey(), ids.get(e.getKey()))).hasSameHashCodeAs(Map.entry(e.getKey(), ids.get(e.getKey())));
+            assertThat(e).isNotEqualTo(Map.entry(e.getKey(), "other"));
+            assertThat(e.toString()).isEqualTo(e.getKey() + "=" + ids.get(e.getKey()));
+        }
         assertThat(read.get("ovnj.owne")).isNull();
         assertThat(read.get(5L)).isNull();
         assertThat(read.equals(Map.of(1L, REF, 2L, REF, 3L, REF, 4L, REF))).isFalse();
