@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Shares equal values among the rows of one cache, so that a string repeated in many rows is held
  * once: enum atoms (e.g. {@code Load_Balancer.protocol}'s {@code "tcp"}, and the one-element set
  * holding it), map keys (e.g. {@code external_ids} keys) and map values that repeat per key (e.g. an
- * owner's name under {@code ovnj.owner}).
+ * owner's name under {@code ovnj.owner}). A {@link Row} packs small values into its bytes, which hold
+ * no objects to share; the cache shares the values a row keeps as objects (sets and maps of more
+ * than {@value PackedColumns#INLINE_MAX} elements).
  *
  * <p>Sharing is adaptive, because interning a value that never repeats costs an entry and saves
  * nothing: the keys of each map column, and the values under each key, are interned while at least

@@ -7,6 +7,7 @@ import dev.ovnj.ovsdb.schema.ColumnSchema;
 import dev.ovnj.ovsdb.schema.ColumnType;
 import dev.ovnj.ovsdb.schema.TableSchema;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -20,57 +21,47 @@ import java.util.UUID;
 /**
  * An immutable row: its table schema plus one value per column in schema position order.
  *
- * <p>Values live in a single array, not a per-row map, because a replicated cache holds many
- * rows. A complete row of a table of at most 31 columns stores only the columns that differ from
- * their default (and {@code _uuid}, and {@code _version} when sent), with a bit mask telling which:
- * most columns of most rows hold their default, e.g. an empty {@code external_ids}. A row is either complete (every column present, e.g. from {@link #fromJson}) or partial
- * (e.g. from a {@code select} that listed columns, via {@link #fromPartialJson}); reading an
- * absent column fails, and {@link #has(String)} tells which columns are present. Values follow the
- * representation of {@link ValueCodec}.
+ * <p>A replicated cache holds many rows, so a row keeps its values packed in one byte array
+ * ({@link PackedColumns}: strings as their bytes, without {@code String} objects; small sets and
+ * maps inline) and decodes a column each time it is read: every read returns a fresh, equal value
+ * (compare values with {@code equals}, not {@code ==}). Sets and maps of more than
+ * {@value PackedColumns#INLINE_MAX} elements are kept as objects, so an {@code update2} diff of a
+ * big set shares its structure. A complete row stores only the columns that differ from their
+ * default (plus {@code _version} when sent); its {@code _uuid} is a field. A row is either complete
+ * (every column present, e.g. from {@link #fromJson}) or partial (e.g. from a {@code select} that
+ * listed columns, via {@link #fromPartialJson}); reading an absent column fails, and
+ * {@link #has(String)} tells which columns are present. Values follow the representation of
+ * {@link ValueCodec}.
  */
 public final class Row {
 
-    /** The {@link #present} of a row that stores every column in position order (a partial or a wide row). */
-    private static final int DENSE = -1;
-    /** Columns a sparse row can describe in its mask. */
-    private static final int SPARSE_MAX_COLUMNS = 31;
-
     private final TableSchema table;
-    // Dense: one slot per column, null marking a column that a partial row does not carry.
-    // Sparse: the stored columns' values in position order; no present value is ever null.
-    private final Object[] values;
-    // DENSE, or bit i set when column i is stored; a complete row's other columns hold their
-    // default, except _version, which is then absent.
-    private final int present;
+    // Null only in a partial row selected without _uuid.
+    private final UUID uuid;
+    // The packed values (PackedColumns): a byte[], or an Object[] of the byte[] and the big values.
+    private final Object data;
 
-    private Row(TableSchema table, Object[] values, int present) {
+    private Row(TableSchema table, UUID uuid, Object data) {
         this.table = table;
-        this.values = values;
-        this.present = present;
+        this.uuid = uuid;
+        this.data = data;
     }
 
     /** Builds a complete row from one value per column, storing only what differs from the defaults. */
     private static Row complete(TableSchema table, Object[] dense) {
-        if (dense.length > SPARSE_MAX_COLUMNS) {
-            return new Row(table, dense, DENSE);
-        }
         List<ColumnSchema> columns = table.columns();
-        int mask = 0;
-        int stored = 0;
+        Object[] stored = new Object[dense.length];
         for (int i = 0; i < dense.length; i++) {
             if (dense[i] != null && (i <= TableSchema.VERSION_INDEX || !isDefault(columns.get(i).type(), dense[i]))) {
-                mask |= 1 << i;
-                stored++;
+                stored[i] = dense[i];
             }
         }
-        Object[] packed = new Object[stored];
-        int n = 0;
-        for (int i = 0; i < dense.length; i++) {
-            if ((mask & (1 << i)) != 0) {
-                packed[n++] = dense[i];
-            }
-        }
-        return new Row(table, packed, mask);
+        return new Row(table, (UUID) dense[TableSchema.UUID_INDEX], PackedColumns.pack(table, stored, false));
+    }
+
+    /** Builds a partial row carrying exactly the non-null values. */
+    private static Row partial(TableSchema table, Object[] dense) {
+        return new Row(table, (UUID) dense[TableSchema.UUID_INDEX], PackedColumns.pack(table, dense, true));
     }
 
     private static boolean isDefault(ColumnType type, Object value) {
@@ -82,28 +73,27 @@ public final class Row {
 
     /** The value of column {@code i}, null when this row does not carry it. */
     private Object valueAt(int i) {
-        if (present == DENSE) {
-            return values[i];
+        if (i == TableSchema.UUID_INDEX) {
+            return uuid;
         }
-        int bit = 1 << i;
-        if ((present & bit) != 0) {
-            return values[Integer.bitCount(present & (bit - 1))];
+        if (PackedColumns.stored(data, i)) {
+            return PackedColumns.value(table, data, i);
         }
-        return i == TableSchema.VERSION_INDEX ? null : ValueCodec.defaultValue(table.columns().get(i).type());
+        if (i == TableSchema.VERSION_INDEX || PackedColumns.partial(data)) {
+            return null;
+        }
+        return ValueCodec.defaultValue(table.columns().get(i).type());
     }
 
     private boolean carries(int i) {
-        if (present == DENSE) {
-            return values[i] != null;
+        if (i == TableSchema.UUID_INDEX) {
+            return uuid != null;
         }
-        return i != TableSchema.VERSION_INDEX || (present & (1 << i)) != 0;
+        return PackedColumns.stored(data, i) || (i != TableSchema.VERSION_INDEX && !PackedColumns.partial(data));
     }
 
     /** One slot per column (null for a column not carried); a fresh array. */
     private Object[] expand() {
-        if (present == DENSE) {
-            return values.clone();
-        }
         Object[] dense = new Object[table.columns().size()];
         for (int i = 0; i < dense.length; i++) {
             dense[i] = valueAt(i);
@@ -113,7 +103,7 @@ public final class Row {
 
     /** A row like this one (complete or partial) with other values. */
     private Row sameKind(Object[] dense) {
-        return present == DENSE ? new Row(table, dense, DENSE) : complete(table, dense);
+        return PackedColumns.partial(data) ? partial(table, dense) : complete(table, dense);
     }
 
     /**
@@ -147,9 +137,7 @@ public final class Row {
         Object[] values = decode(table, json);
         if (sharing != null) {
             for (int i = TableSchema.VERSION_INDEX + 1; i < values.length; i++) {
-                if (values[i] != null) {
-                    values[i] = sharing.share(i, values[i]);
-                }
+                values[i] = share(sharing, i, values[i]);
             }
         }
         if (values[TableSchema.UUID_INDEX] != null && !uuid.equals(values[TableSchema.UUID_INDEX])) {
@@ -177,7 +165,19 @@ public final class Row {
      * @throws IllegalArgumentException if the JSON names an unknown column
      */
     public static Row fromPartialJson(TableSchema table, ObjectNode json) {
-        return new Row(table, decode(table, json), DENSE);
+        return partial(table, decode(table, json));
+    }
+
+    /**
+     * Shares the parts of a value that a row keeps as an object (a big set or map) with other rows;
+     * packed values hold no objects to share.
+     */
+    private static Object share(Interner.Table sharing, int column, Object value) {
+        if (value instanceof Map<?, ?> m ? m.size() > PackedColumns.INLINE_MAX
+                : value instanceof Collection<?> c && c.size() > PackedColumns.INLINE_MAX) {
+            return sharing.share(column, value);
+        }
+        return value;
     }
 
     /**
@@ -373,8 +373,8 @@ public final class Row {
         }
         if (sharing != null) {
             for (int i = TableSchema.VERSION_INDEX + 1; i < changed.length; i++) {
-                if (changed[i] != original[i] && changed[i] != null) {
-                    changed[i] = sharing.share(i, changed[i]);
+                if (changed[i] != original[i]) {
+                    changed[i] = share(sharing, i, changed[i]);
                 }
             }
         }
@@ -447,12 +447,12 @@ public final class Row {
             return false;
         }
         int n = table.columns().size();
-        if (n != that.table.columns().size()) {
+        if (n != that.table.columns().size() || !Objects.equals(uuid, that.uuid)) {
             return false;
         }
-        if (present == that.present) {
-            // Same layout: a sparse row stores exactly its non-default columns, so equal rows store equal arrays.
-            return Arrays.equals(values, that.values);
+        if (data instanceof byte[] a && that.data instanceof byte[] b && Arrays.equals(a, b)) {
+            // Equal bytes, equal values; unequal bytes may still be equal values (a set's order).
+            return true;
         }
         for (int i = 0; i < n; i++) {
             if (!Objects.equals(valueAt(i), that.valueAt(i))) {

@@ -12,8 +12,9 @@ import java.util.function.Function;
 /**
  * An immutable map of one entry that behaves as {@code Map.of(key, value)} does, in 24 bytes
  * instead of 32: it implements {@link Map} directly, without the two view fields that
- * {@link java.util.AbstractMap} adds to every instance. Decoded map columns of one entry (a load
- * balancer's single VIP, say) are held in one, because a cache holds one per row.
+ * {@link java.util.AbstractMap} adds to every instance. {@link ValueCodec} decodes map values of one
+ * entry (a load balancer's single VIP, say) into one; a cached {@link Row} packs its maps instead
+ * and reads them back as {@link PackedMap}s.
  *
  * @param <K> the key type
  * @param <V> the value type

@@ -148,10 +148,10 @@ class RowTest {
     }
 
     @Test
-    void rowHoldsOnlySchemaValueArrayAndPresenceMask() {
+    void rowHoldsOnlySchemaUuidAndPackedData() {
         Field[] fields = Arrays.stream(Row.class.getDeclaredFields())
                 .filter(field -> !Modifier.isStatic(field.getModifiers()))
                 .toArray(Field[]::new);
-        assertThat(fields).extracting(Field::getType).containsExactlyInAnyOrder(TableSchema.class, Object[].class, int.class);
+        assertThat(fields).extracting(Field::getType).containsExactlyInAnyOrder(TableSchema.class, UUID.class, Object.class);
     }
 }

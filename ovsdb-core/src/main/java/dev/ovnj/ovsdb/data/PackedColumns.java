@@ -1,0 +1,557 @@
+package dev.ovnj.ovsdb.data;
+
+import dev.ovnj.ovsdb.schema.AtomicType;
+import dev.ovnj.ovsdb.schema.BaseType;
+import dev.ovnj.ovsdb.schema.ColumnSchema;
+import dev.ovnj.ovsdb.schema.ColumnType;
+import dev.ovnj.ovsdb.schema.TableSchema;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The compact form in which a {@link Row} keeps its column values: one {@code byte[]} for all of
+ * them, decoded per column on read, because a cache holds many rows and a decoded row's strings,
+ * maps and sets cost about twice its JSON (a {@code String} is 24 bytes plus a 16-byte array
+ * header before its characters).
+ *
+ * <p>Layout: one byte telling whether the row is partial; a bitmap of {@code ceil(columns / 8)}
+ * bytes, bit {@code i} set when column {@code i} is stored ({@code _uuid}'s bit only says whether
+ * the row carries it: the UUID itself is a field of the row); then the stored columns' values in
+ * position order. A complete row stores only columns that differ from their default (an unstored
+ * column reads as its default, {@code _version} as absent); a partial row stores the columns it
+ * carries.
+ *
+ * <p>Values: a scalar column holds its atom; a set or map column starts with a varint {@code h}:
+ * odd, {@code h >>> 1} indexes an object kept beside the bytes (a set or map of more than
+ * {@value #INLINE_MAX} elements, e.g. a router's {@code load_balancer} set, kept as an object so
+ * that an {@code update2} diff shares its structure); even, {@code h >>> 1} bytes follow, a varint
+ * element count then the elements (a map's as key, value). Atoms: integers as zigzag varints,
+ * reals as 8 bytes, booleans as one byte, UUIDs as a tag byte and 16 bytes (or a tag and the name
+ * of a {@link NamedUuid}), strings as a varint {@code (length << 2) | form} and their bytes: form
+ * 0 Latin-1, 1 UTF-16 code units (two bytes each, lossless even for an unpaired surrogate), 2 two
+ * characters a byte from {@value #NIBBLES} (addresses, ports and lists of them: a VIP's backends
+ * take half their characters). Sizes are measured first, so a row's bytes are written once.
+ *
+ * <p>The data of a row is the {@code byte[]} itself, or an {@code Object[]} holding the
+ * {@code byte[]} then the objects its values refer to.
+ */
+final class PackedColumns {
+    /** Sets and maps with more elements are kept as objects beside the bytes. */
+    static final int INLINE_MAX = 32;
+    /** The characters a nibble-packed string may hold, by their 4-bit code. */
+    static final String NIBBLES = "0123456789.:,/- ";
+
+    private static final int FORM_LATIN1 = 0;
+    private static final int FORM_UTF16 = 1;
+    private static final int FORM_NIBBLES = 2;
+    private static final int UUID_PLAIN = 0;
+    private static final int UUID_NAMED = 1;
+    private static final byte[] NIBBLE_CHARS = NIBBLES.getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] NIBBLE_OF = nibbleCodes();
+
+    private PackedColumns() {
+    }
+
+    private static byte[] nibbleCodes() {
+        byte[] codes = new byte[128];
+        Arrays.fill(codes, (byte) -1);
+        for (int i = 0; i < NIBBLE_CHARS.length; i++) {
+            codes[NIBBLE_CHARS[i]] = (byte) i;
+        }
+        return codes;
+    }
+
+    // ------------------------------------------------------------------ packing
+
+    /**
+     * Packs a row's values.
+     *
+     * @param table the table schema
+     * @param values one value per column, null where not stored; {@code values[0]} (the UUID) is
+     *     only tested for null
+     * @param partial whether the row is partial
+     * @return the row's data
+     */
+    static Object pack(TableSchema table, Object[] values, boolean partial) {
+        List<ColumnSchema> columns = table.columns();
+        int n = columns.size();
+        // Measured first, so the bytes are written once into an array of their exact size.
+        int size = 1 + ((n + 7) >>> 3);
+        int kept = 0;
+        for (int i = 1; i < n; i++) {
+            Object v = values[i];
+            if (v == null) {
+                continue;
+            }
+            ColumnType type = columns.get(i).type();
+            if (!type.isScalar() && sizeOf(v) > INLINE_MAX) {
+                size += varintWidth((kept++ << 1) | 1);
+            } else {
+                size += sizeOfValue(type, v);
+            }
+        }
+        Sink out = new Sink(size);
+        out.write(partial ? 1 : 0);
+        int bitmap = out.size;
+        out.size += (n + 7) >>> 3;
+        for (int i = 0; i < n; i++) {
+            if (values[i] == null) {
+                continue;
+            }
+            out.bytes[bitmap + (i >>> 3)] |= (byte) (1 << (i & 7));
+            if (i != TableSchema.UUID_INDEX) {
+                packValue(out, columns.get(i).type(), values[i]);
+            }
+        }
+        if (out.size != size) {
+            throw new IllegalStateException("packed " + out.size + " bytes, measured " + size);
+        }
+        if (out.objects == null) {
+            return out.bytes;
+        }
+        Object[] data = new Object[out.objectCount + 1];
+        data[0] = out.bytes;
+        System.arraycopy(out.objects, 0, data, 1, out.objectCount);
+        return data;
+    }
+
+    private static int sizeOf(Object value) {
+        return value instanceof Map<?, ?> m ? m.size() : ((Collection<?>) value).size();
+    }
+
+    private static int sizeOfValue(ColumnType type, Object value) {
+        if (type.isScalar()) {
+            return sizeOfAtom(type.key().type(), value);
+        }
+        int count = sizeOf(value);
+        int inner = sizeOfElements(type, value, count);
+        return varintWidth(inner << 1) + inner;
+    }
+
+    private static int sizeOfElements(ColumnType type, Object value, int count) {
+        int inner = varintWidth(count);
+        if (value instanceof Map<?, ?> map) {
+            AtomicType keyType = type.key().type();
+            AtomicType valueType = type.value().orElseThrow().type();
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                inner += sizeOfAtom(keyType, e.getKey()) + sizeOfAtom(valueType, e.getValue());
+            }
+        } else {
+            AtomicType keyType = type.key().type();
+            for (Object atom : (Collection<?>) value) {
+                inner += sizeOfAtom(keyType, atom);
+            }
+        }
+        return inner;
+    }
+
+    private static int sizeOfAtom(AtomicType type, Object atom) {
+        return switch (type) {
+            case INTEGER -> {
+                long v = (Long) atom;
+                long z = (v << 1) ^ (v >> 63);
+                int width = 1;
+                for (z >>>= 7; z != 0; z >>>= 7) {
+                    width++;
+                }
+                yield width;
+            }
+            case REAL -> 8;
+            case BOOLEAN -> 1;
+            case STRING -> sizeOfString((String) atom);
+            case UUID -> atom instanceof NamedUuid named ? 1 + sizeOfString(named.name()) : 17;
+        };
+    }
+
+    private static int sizeOfString(String s) {
+        int length = s.length();
+        int form = formOf(s);
+        int bytes = switch (form) {
+            case FORM_NIBBLES -> (length + 1) >>> 1;
+            case FORM_LATIN1 -> length;
+            default -> 2 * length;
+        };
+        return varintWidth((length << 2) | form) + bytes;
+    }
+
+    /** The form a string is packed in: two characters a byte if it can, else Latin-1, else UTF-16. */
+    private static int formOf(String s) {
+        int length = s.length();
+        boolean nibbles = length > 1;
+        for (int i = 0; i < length; i++) {
+            char c = s.charAt(i);
+            if (c > 0xFF) {
+                return FORM_UTF16;
+            }
+            if (nibbles && (c >= 128 || NIBBLE_OF[c] < 0)) {
+                nibbles = false;
+            }
+        }
+        return nibbles ? FORM_NIBBLES : FORM_LATIN1;
+    }
+
+    private static void packValue(Sink out, ColumnType type, Object value) {
+        if (type.isScalar()) {
+            packAtom(out, type.key(), value);
+            return;
+        }
+        int count = sizeOf(value);
+        if (count > INLINE_MAX) {
+            out.varint((out.keep(value) << 1) | 1);
+            return;
+        }
+        // The byte length goes before the elements, so that a read of a later column skips this one.
+        out.varint(sizeOfElements(type, value, count) << 1);
+        out.varint(count);
+        if (value instanceof Map<?, ?> map) {
+            BaseType valueType = type.value().orElseThrow();
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                packAtom(out, type.key(), e.getKey());
+                packAtom(out, valueType, e.getValue());
+            }
+        } else {
+            for (Object atom : (Collection<?>) value) {
+                packAtom(out, type.key(), atom);
+            }
+        }
+    }
+
+    private static void packAtom(Sink out, BaseType base, Object atom) {
+        switch (base.type()) {
+            case INTEGER -> {
+                long v = (Long) atom;
+                out.varlong((v << 1) ^ (v >> 63));
+            }
+            case REAL -> out.fixed64(Double.doubleToRawLongBits((Double) atom));
+            case BOOLEAN -> out.write((Boolean) atom ? 1 : 0);
+            case STRING -> packString(out, (String) atom);
+            case UUID -> {
+                if (atom instanceof NamedUuid named) {
+                    out.write(UUID_NAMED);
+                    packString(out, named.name());
+                } else {
+                    UUID u = (UUID) atom;
+                    out.write(UUID_PLAIN);
+                    out.fixed64(u.getMostSignificantBits());
+                    out.fixed64(u.getLeastSignificantBits());
+                }
+            }
+        }
+    }
+
+    private static void packString(Sink out, String s) {
+        int length = s.length();
+        switch (formOf(s)) {
+            case FORM_NIBBLES -> {
+                out.varint((length << 2) | FORM_NIBBLES);
+                for (int i = 0; i < length; i += 2) {
+                    int high = NIBBLE_OF[s.charAt(i)];
+                    int low = i + 1 < length ? NIBBLE_OF[s.charAt(i + 1)] : 0;
+                    out.write((high << 4) | low);
+                }
+            }
+            case FORM_LATIN1 -> {
+                out.varint((length << 2) | FORM_LATIN1);
+                for (int i = 0; i < length; i++) {
+                    out.bytes[out.size++] = (byte) s.charAt(i);
+                }
+            }
+            default -> {
+                // UTF-16 code units as they are, so that even an unpaired surrogate survives.
+                out.varint((length << 2) | FORM_UTF16);
+                for (int i = 0; i < length; i++) {
+                    char c = s.charAt(i);
+                    out.write(c >>> 8);
+                    out.write(c);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    /** The packed bytes of a row's data. */
+    static byte[] bytes(Object data) {
+        return data instanceof byte[] b ? b : (byte[]) ((Object[]) data)[0];
+    }
+
+    /**
+     * Whether the row is partial.
+     *
+     * @param data the row's data
+     * @return true for a partial row
+     */
+    static boolean partial(Object data) {
+        return bytes(data)[0] != 0;
+    }
+
+    /**
+     * Whether column {@code i} is stored.
+     *
+     * @param data the row's data
+     * @param i the column's position
+     * @return true if stored
+     */
+    static boolean stored(Object data, int i) {
+        return (bytes(data)[1 + (i >>> 3)] & (1 << (i & 7))) != 0;
+    }
+
+    /**
+     * Decodes the stored value of column {@code i}, which {@link #stored} says is there.
+     *
+     * @param table the table schema
+     * @param data the row's data
+     * @param i the column's position, not {@code _uuid}
+     * @return a fresh value in the representation of {@link ValueCodec}
+     */
+    static Object value(TableSchema table, Object data, int i) {
+        byte[] b = bytes(data);
+        List<ColumnSchema> columns = table.columns();
+        int pos = 1 + ((columns.size() + 7) >>> 3);
+        for (int j = 1; j < i; j++) {
+            if ((b[1 + (j >>> 3)] & (1 << (j & 7))) != 0) {
+                pos = skipValue(b, pos, columns.get(j).type());
+            }
+        }
+        return readValue(b, pos, columns.get(i).type(), data);
+    }
+
+    // Readers and skippers take a position and return the position after what they read, so a
+    // read allocates nothing but the value it returns.
+
+    private static int skipValue(byte[] b, int pos, ColumnType type) {
+        if (type.isScalar()) {
+            return skipAtom(b, pos, type.key().type());
+        }
+        int h = varint(b, pos);
+        pos += varintWidth(h);
+        return (h & 1) == 0 ? pos + (h >>> 1) : pos;
+    }
+
+    static int skipAtom(byte[] b, int pos, AtomicType type) {
+        return switch (type) {
+            case INTEGER -> {
+                while (b[pos++] < 0) {
+                    // continuation bytes
+                }
+                yield pos;
+            }
+            case REAL -> pos + 8;
+            case BOOLEAN -> pos + 1;
+            case STRING -> skipString(b, pos);
+            case UUID -> b[pos] == UUID_PLAIN ? pos + 17 : skipString(b, pos + 1);
+        };
+    }
+
+    private static int skipString(byte[] b, int pos) {
+        int h = varint(b, pos);
+        int length = h >>> 2;
+        int bytes = switch (h & 3) {
+            case FORM_NIBBLES -> (length + 1) >>> 1;
+            case FORM_UTF16 -> 2 * length;
+            default -> length;
+        };
+        return pos + varintWidth(h) + bytes;
+    }
+
+    private static Object readValue(byte[] b, int pos, ColumnType type, Object data) {
+        if (type.isScalar()) {
+            return readAtom(b, pos, type.key().type());
+        }
+        int h = varint(b, pos);
+        if ((h & 1) != 0) {
+            return ((Object[]) data)[1 + (h >>> 1)];
+        }
+        pos += varintWidth(h);
+        int count = varint(b, pos);
+        pos += varintWidth(count);
+        AtomicType keyType = type.key().type();
+        if (type.isMap()) {
+            return count == 0 ? Map.of() : new PackedMap(b, pos, count, keyType, type.value().orElseThrow().type());
+        }
+        switch (count) {
+            case 0:
+                return Set.of();
+            case 1:
+                return Set.of(readAtom(b, pos, keyType));
+            default:
+                Object[] atoms = new Object[count];
+                for (int k = 0; k < count; k++) {
+                    atoms[k] = readAtom(b, pos, keyType);
+                    pos = skipAtom(b, pos, keyType);
+                }
+                return Set.of(atoms);
+        }
+    }
+
+    static Object readAtom(byte[] b, int pos, AtomicType type) {
+        return switch (type) {
+            case INTEGER -> {
+                long z = varlong(b, pos);
+                yield (z >>> 1) ^ -(z & 1);
+            }
+            case REAL -> Double.longBitsToDouble(fixed64(b, pos));
+            case BOOLEAN -> b[pos] != 0;
+            case STRING -> readString(b, pos);
+            case UUID -> b[pos] == UUID_PLAIN ? new UUID(fixed64(b, pos + 1), fixed64(b, pos + 9))
+                    : new NamedUuid(readString(b, pos + 1));
+        };
+    }
+
+    private static String readString(byte[] b, int pos) {
+        int h = varint(b, pos);
+        int length = h >>> 2;
+        int at = pos + varintWidth(h);
+        switch (h & 3) {
+            case FORM_LATIN1:
+                return new String(b, at, length, StandardCharsets.ISO_8859_1);
+            case FORM_UTF16:
+                char[] units = new char[length];
+                for (int i = 0; i < length; i++) {
+                    units[i] = (char) (((b[at + 2 * i] & 0xFF) << 8) | (b[at + 2 * i + 1] & 0xFF));
+                }
+                return new String(units);
+            default:
+                byte[] chars = new byte[length];
+                for (int i = 0; i < length; i++) {
+                    chars[i] = nibbleChar(b, at, i);
+                }
+                return new String(chars, StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    private static byte nibbleChar(byte[] b, int at, int i) {
+        int two = b[at + (i >>> 1)];
+        return NIBBLE_CHARS[(i & 1) == 0 ? (two >>> 4) & 0xF : two & 0xF];
+    }
+
+    /**
+     * Whether the string atom at {@code pos} equals {@code s}, compared in place.
+     *
+     * @param b packed bytes
+     * @param pos where the atom starts
+     * @param s the string
+     * @return true if equal
+     */
+    static boolean stringEquals(byte[] b, int pos, String s) {
+        int h = varint(b, pos);
+        int length = h >>> 2;
+        int at = pos + varintWidth(h);
+        switch (h & 3) {
+            case FORM_LATIN1:
+                if (length != s.length()) {
+                    return false;
+                }
+                for (int i = 0; i < length; i++) {
+                    if ((b[at + i] & 0xFF) != s.charAt(i)) {
+                        return false;
+                    }
+                }
+                return true;
+            case FORM_UTF16:
+                if (length != s.length()) {
+                    return false;
+                }
+                for (int i = 0; i < length; i++) {
+                    if ((char) (((b[at + 2 * i] & 0xFF) << 8) | (b[at + 2 * i + 1] & 0xFF)) != s.charAt(i)) {
+                        return false;
+                    }
+                }
+                return true;
+            default:
+                if (length != s.length()) {
+                    return false;
+                }
+                for (int i = 0; i < length; i++) {
+                    if (nibbleChar(b, at, i) != s.charAt(i)) {
+                        return false;
+                    }
+                }
+                return true;
+        }
+    }
+
+    private static int varint(byte[] b, int pos) {
+        return (int) varlong(b, pos);
+    }
+
+    private static long varlong(byte[] b, int pos) {
+        long v = 0;
+        for (int shift = 0; ; shift += 7) {
+            byte x = b[pos++];
+            v |= (long) (x & 0x7F) << shift;
+            if (x >= 0) {
+                return v;
+            }
+        }
+    }
+
+    /** The bytes the varint encoding of {@code v} (a non-negative int) takes. */
+    private static int varintWidth(int v) {
+        int width = 1;
+        for (int rest = v >>> 7; rest != 0; rest >>>= 7) {
+            width++;
+        }
+        return width;
+    }
+
+    private static long fixed64(byte[] b, int pos) {
+        long v = 0;
+        for (int k = 0; k < 8; k++) {
+            v = (v << 8) | (b[pos + k] & 0xFF);
+        }
+        return v;
+    }
+
+    // ------------------------------------------------------------------ buffers
+
+    /** An output buffer of the measured size, with the objects that values refer to. */
+    private static final class Sink {
+        byte[] bytes;
+        int size;
+        Object[] objects;
+        int objectCount;
+
+        Sink(int capacity) {
+            bytes = new byte[capacity];
+        }
+
+        void write(int b) {
+            bytes[size++] = (byte) b;
+        }
+
+        void varint(int v) {
+            varlong(v & 0xFFFF_FFFFL);
+        }
+
+        void varlong(long v) {
+            while ((v & ~0x7FL) != 0) {
+                bytes[size++] = (byte) ((v & 0x7F) | 0x80);
+                v >>>= 7;
+            }
+            bytes[size++] = (byte) v;
+        }
+
+        void fixed64(long v) {
+            for (int shift = 56; shift >= 0; shift -= 8) {
+                bytes[size++] = (byte) (v >>> shift);
+            }
+        }
+
+        /** Keeps an object beside the bytes; returns its index. */
+        int keep(Object value) {
+            if (objects == null) {
+                objects = new Object[2];
+            } else if (objectCount == objects.length) {
+                objects = Arrays.copyOf(objects, objectCount * 2);
+            }
+            objects[objectCount] = value;
+            return objectCount++;
+        }
+    }
+}
