@@ -264,21 +264,25 @@ public final class Planner {
             // needs none of them.
             Set<String> delete = Set.of();
             Map<String, String> insert = Map.of();
-            for (Map.Entry<String, String> e : have.entrySet()) {
-                String want = d.vips().get(e.getKey());
-                if (!e.getValue().equals(want)) {
-                    if (delete.isEmpty()) {
-                        delete = new TreeSet<>();
+            // A cached row's map compares in place (PackedMap.equals decodes nothing), so a row that
+            // is already right skips the walks below, which decode every backend list they read.
+            if (!have.equals(d.vips())) {
+                for (Map.Entry<String, String> e : have.entrySet()) {
+                    String want = d.vips().get(e.getKey());
+                    if (!e.getValue().equals(want)) {
+                        if (delete.isEmpty()) {
+                            delete = new TreeSet<>();
+                        }
+                        delete.add(e.getKey());
                     }
-                    delete.add(e.getKey());
                 }
-            }
-            for (Map.Entry<String, String> e : d.vips().entrySet()) {
-                if (!e.getValue().equals(have.get(e.getKey()))) {
-                    if (insert.isEmpty()) {
-                        insert = new LinkedHashMap<>();
+                for (Map.Entry<String, String> e : d.vips().entrySet()) {
+                    if (!e.getValue().equals(have.get(e.getKey()))) {
+                        if (insert.isEmpty()) {
+                            insert = new LinkedHashMap<>();
+                        }
+                        insert.put(e.getKey(), e.getValue());
                     }
-                    insert.put(e.getKey(), e.getValue());
                 }
             }
             Map<String, Object> set = Map.of();
