@@ -41,11 +41,25 @@ public final class JitWarmth {
      * @throws Exception the first pass failure (no further pass runs)
      */
     public static int warm(Pass pass) throws Exception {
+        return warm(pass, MAX_PASSES);
+    }
+
+    /**
+     * Runs warm passes until one compiles for less than {@link #SETTLED_SHARE} of its wall time, at
+     * most {@code maxPasses}, each followed by {@link #awaitQuiet()}: for passes too short to get
+     * every method they run to the optimizing compiler's thresholds in three.
+     *
+     * @param pass one pass
+     * @param maxPasses the most passes to run
+     * @return the number of passes run
+     * @throws Exception the first pass failure (no further pass runs)
+     */
+    public static int warm(Pass pass, int maxPasses) throws Exception {
         for (int n = 1; ; n++) {
             double jit0 = compileSeconds();
             double wall = pass.run(n);
             awaitQuiet();
-            if (n == MAX_PASSES || settled(jit0, wall)) {
+            if (n >= maxPasses || settled(jit0, wall)) {
                 return n;
             }
         }
@@ -56,7 +70,7 @@ public final class JitWarmth {
      *
      * @return the total, or 0 where the JVM does not monitor it
      */
-    private static double compileSeconds() {
+    static double compileSeconds() {
         CompilationMXBean jit = monitored();
         return jit == null ? 0 : jit.getTotalCompilationTime() / 1e3;
     }
