@@ -41,25 +41,28 @@ public final class JitWarmth {
      * @throws Exception the first pass failure (no further pass runs)
      */
     public static int warm(Pass pass) throws Exception {
-        return warm(pass, MAX_PASSES);
+        return warm(pass, 1, MAX_PASSES);
     }
 
     /**
-     * Runs warm passes until one compiles for less than {@link #SETTLED_SHARE} of its wall time, at
-     * most {@code maxPasses}, each followed by {@link #awaitQuiet()}: for passes too short to get
-     * every method they run to the optimizing compiler's thresholds in three.
+     * Runs at least {@code minPasses} warm passes, then more until one compiles for less than
+     * {@link #SETTLED_SHARE} of its wall time, at most {@code maxPasses}, each followed by
+     * {@link #awaitQuiet()}: for passes too short to get every method they run to the optimizing
+     * compiler's thresholds in three, and for clients compared with each other after the same
+     * warm-up.
      *
      * @param pass one pass
+     * @param minPasses the fewest passes to run
      * @param maxPasses the most passes to run
      * @return the number of passes run
      * @throws Exception the first pass failure (no further pass runs)
      */
-    public static int warm(Pass pass, int maxPasses) throws Exception {
+    public static int warm(Pass pass, int minPasses, int maxPasses) throws Exception {
         for (int n = 1; ; n++) {
             double jit0 = compileSeconds();
             double wall = pass.run(n);
             awaitQuiet();
-            if (n >= maxPasses || settled(jit0, wall)) {
+            if (n >= maxPasses || n >= minPasses && settled(jit0, wall)) {
                 return n;
             }
         }

@@ -87,7 +87,7 @@ public final class Scenarios {
                 new Count("engine", 10_000, 500),
                 new Count("incremental", 1_000, 100),
                 new Count("scale-changes", 3_000, 100),
-                new Count("scale-warmup", 30_000, 200),
+                new Count("scale-warmup", 15_000, 200),
                 new Count("drift", 200, 20),
                 new Count("failover", 10_000, 500),
                 new Count("window", 128, 128),
@@ -816,9 +816,9 @@ public final class Scenarios {
      * {@link JitWarmth} counts the JIT settled, as the engine scenario does; then converges a fresh
      * engine through a group ({@code wall_s}, {@code cpu_s}, {@code server_cpu_s},
      * {@code converge_txns}, {@code heap_mb} = heap the converged engine and its cache hold); then
-     * rounds of 1,000 unmeasured changes on it until a round compiles for under 2% of its wall, at
-     * most {@code scale-warmup} changes ({@code warm_changes} in all); then, after a full
-     * collection, {@code scale-changes} measured ones ({@code p50_ms}, {@code p99_ms}, {@code max_ms}, {@code txns}) with what the JVM
+     * unmeasured changes on it in rounds of 1,000: {@code scale-warmup} of them in every fork, then
+     * more rounds until one compiles for under 2% of its wall, at most as many again
+     * ({@code warm_changes} in all); then, after a full collection, {@code scale-changes} measured ones ({@code p50_ms}, {@code p99_ms}, {@code max_ms}, {@code txns}) with what the JVM
      * did meanwhile: {@code jit_ms} compiling (near 0 shows the warm-up was enough),
      * {@code alloc_kb} allocated per change, {@code young_gcs} and their pauses {@code gc_ms}.
      */
@@ -860,9 +860,9 @@ public final class Scenarios {
             int round = Math.min(SCALE_WARM_ROUND, warmup);
             // Most methods of the change path run once or a few times per change, and C2 takes
             // them only after thousands of calls (more while its queue is long): on 2 cores the
-            // compilation went on for 15-20 rounds of 1,000 changes (1.4 s of compiling in the
-            // first round, under 2% of the wall from about the 20th), so the rounds go on well
-            // past JitWarmth's three passes. Measured after 3,000 changes, p99 was 5.0 ms at 1,000
+            // compilation went on for 14-19 rounds of 1,000 changes (1.4 s of compiling in the
+            // first round, under 2% of the wall from the 14th to the 19th), so the rounds go on
+            // well past JitWarmth's three passes. Measured after 3,000 changes, p99 was 5.0 ms at 1,000
             // specs with 0.6 s of compiling during the measured changes; settled, 0.51 ms.
             int rounds = JitWarmth.warm(pass -> {
                 double jit = JitWarmth.compileSeconds();
@@ -872,7 +872,7 @@ public final class Scenarios {
                 System.out.printf(Locale.ROOT, "  %s warm round %d: %d changes in %.2f s, %.0f ms of it compiling%n", client, pass,
                         round, w, (JitWarmth.compileSeconds() - jit) * 1e3);
                 return w;
-            }, Math.max(1, warmup / round));
+            }, Math.max(1, warmup / round), 2 * Math.max(1, warmup / round));
             results.add("scale", client, "warm_changes", rounds * round);
             // Every size's measured changes begin on a collected heap, none with a young generation
             // half filled by the warm-up.
