@@ -801,8 +801,11 @@ public final class Scenarios {
      * old generation, the young generation's adaptive size), and the tails of the upserts, around
      * 1 ms, followed the order more than the number of specs: with 1,000 first in a fresh JVM its
      * p99 was 2.73 and 3.25 ms against 1.23 and 0.94 ms at 10,000 measured after it; with the order
-     * 1,000 / 10,000 / 100,000, 0.61 / 1.49 / 1.37 ms. Each fork now starts from the same state:
-     * the same JVM flags as this one, the same warm-up (below), a collected heap.
+     * 1,000 / 10,000 / 100,000, 0.61 / 1.49 / 1.37 ms. The 200 warm changes each size had were
+     * far from enough: C2 kept compiling the change path for 14,000-19,000 changes, so a size
+     * measured early ran partly in less optimized code, and a size measured later inherited the
+     * earlier sizes' changes as warm-up. Each fork now starts from the same state: the same JVM
+     * options as this one, the same warm-up (below, checked by {@code jit_ms}), a collected heap.
      */
     void scale() throws Exception {
         for (int n : sizes.scale()) {
@@ -818,9 +821,11 @@ public final class Scenarios {
      * {@code converge_txns}, {@code heap_mb} = heap the converged engine and its cache hold); then
      * unmeasured changes on it in rounds of 1,000: {@code scale-warmup} of them in every fork, then
      * more rounds until one compiles for under 2% of its wall, at most as many again
-     * ({@code warm_changes} in all); then, after a full collection, {@code scale-changes} measured ones ({@code p50_ms}, {@code p99_ms}, {@code max_ms}, {@code txns}) with what the JVM
-     * did meanwhile: {@code jit_ms} compiling (near 0 shows the warm-up was enough),
-     * {@code alloc_kb} allocated per change, {@code young_gcs} and their pauses {@code gc_ms}.
+     * ({@code warm_changes} in all); then, after a full collection, {@code scale-changes} measured
+     * ones ({@code p50_ms}, {@code p99_ms}, {@code max_ms}, {@code txns}) with what the JVM did
+     * meanwhile: {@code jit_ms} compiling (near 0 shows the warm-up was enough), {@code cpu_us} of
+     * its CPU time and {@code alloc_kb} allocated per change, {@code young_gcs} and their pauses
+     * {@code gc_ms}.
      */
     void scaleSize(int n) throws Exception {
         String client = "ovnj-engine-" + label(n);
@@ -882,15 +887,18 @@ public final class Scenarios {
             EngineMetrics m1 = e.engine.metrics();
             double jit0 = JitWarmth.compileSeconds();
             long alloc0 = Proc.allocatedBytes();
+            double cpu1 = Proc.jvmCpuSeconds();
             long[] gc0 = Proc.youngCollections();
             int count = sizes.get("scale-changes");
             List<Double> lat = changes.make(count);
             long[] gc1 = Proc.youngCollections();
+            double cpuUs = (Proc.jvmCpuSeconds() - cpu1) / count * 1e6;
             double allocKb = (Proc.allocatedBytes() - alloc0) / 1024.0 / count;
             double jitMs = (JitWarmth.compileSeconds() - jit0) * 1e3;
             latencies("scale", client, lat, true);
             results.add("scale", client, "txns", e.engine.metrics().transactions() - m1.transactions());
             results.add("scale", client, "jit_ms", jitMs);
+            results.add("scale", client, "cpu_us", cpuUs);
             results.add("scale", client, "alloc_kb", allocKb);
             results.add("scale", client, "young_gcs", gc1[0] - gc0[0]);
             results.add("scale", client, "gc_ms", gc1[1] - gc0[1]);
