@@ -867,8 +867,9 @@ public final class Scenarios {
             // them only after thousands of calls (more while its queue is long): on 2 cores the
             // compilation went on for 14-19 rounds of 1,000 changes (1.4 s of compiling in the
             // first round, under 2% of the wall from the 14th to the 19th), so the rounds go on
-            // well past JitWarmth's three passes. Measured after 3,000 changes, p99 was 5.0 ms at 1,000
-            // specs with 0.6 s of compiling during the measured changes; settled, 0.51 ms.
+            // well past JitWarmth's three passes. On a loaded machine, measured after 3,000 changes,
+            // p99 was 5.0 ms at 1,000 specs with 0.6 s of compiling during the measured changes;
+            // settled, 0.51 ms.
             int rounds = JitWarmth.warm(pass -> {
                 double jit = JitWarmth.compileSeconds();
                 long tw = System.nanoTime();
