@@ -12,11 +12,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scenario=${1:?scenario}; shift
 jfr_file=$PWD/bench/results/profile-$scenario.jfr
+# A JVM the harness forks (scale: one per size, ScaleFork) records into the same name with its own
+# suffix (profile-scale-scale-1k.jfr); the samples of all of them are counted together.
+rm -f "${jfr_file%.jfr}"-*.jfr
 BENCH_JAVA_OPTS="-XX:StartFlightRecording=filename=$jfr_file,settings=profile" \
   bench/run.sh --quick --only "$scenario" --out "$(mktemp -d)" "$@"
 samples=$(mktemp)
 # One line per sample: start time, thread, then the frames separated by '|'.
-jfr print --events jdk.ExecutionSample "$jfr_file" | awk -v from="${PROFILE_FROM:-00:00:00}" -v to="${PROFILE_TO:-99:99:99}" '
+for f in "$jfr_file" "${jfr_file%.jfr}"-*.jfr; do
+  [ -e "$f" ] || continue
+  jfr print --events jdk.ExecutionSample "$f"
+done | awk -v from="${PROFILE_FROM:-00:00:00}" -v to="${PROFILE_TO:-99:99:99}" '
   /^jdk.ExecutionSample/ {t=""; th=""; st=""; inst=0; next}
   /startTime = / {t=$3}
   /sampledThread = / {th=$3; gsub(/"/, "", th); gsub(/[0-9]+/, "N", th)}

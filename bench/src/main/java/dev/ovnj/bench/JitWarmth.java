@@ -41,11 +41,28 @@ public final class JitWarmth {
      * @throws Exception the first pass failure (no further pass runs)
      */
     public static int warm(Pass pass) throws Exception {
+        return warm(pass, 1, MAX_PASSES);
+    }
+
+    /**
+     * Runs at least {@code minPasses} warm passes, then more until one compiles for less than
+     * {@link #SETTLED_SHARE} of its wall time, at most {@code maxPasses}, each followed by
+     * {@link #awaitQuiet()}: for passes too short to get every method they run to the optimizing
+     * compiler's thresholds in three, and for clients compared with each other after the same
+     * warm-up.
+     *
+     * @param pass one pass
+     * @param minPasses the fewest passes to run
+     * @param maxPasses the most passes to run
+     * @return the number of passes run
+     * @throws Exception the first pass failure (no further pass runs)
+     */
+    public static int warm(Pass pass, int minPasses, int maxPasses) throws Exception {
         for (int n = 1; ; n++) {
             double jit0 = compileSeconds();
             double wall = pass.run(n);
             awaitQuiet();
-            if (n == MAX_PASSES || settled(jit0, wall)) {
+            if (n >= maxPasses || n >= minPasses && settled(jit0, wall)) {
                 return n;
             }
         }
@@ -56,7 +73,7 @@ public final class JitWarmth {
      *
      * @return the total, or 0 where the JVM does not monitor it
      */
-    private static double compileSeconds() {
+    static double compileSeconds() {
         CompilationMXBean jit = monitored();
         return jit == null ? 0 : jit.getTotalCompilationTime() / 1e3;
     }

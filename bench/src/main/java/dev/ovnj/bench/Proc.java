@@ -58,6 +58,22 @@ final class Proc {
     }
 
     /**
+     * The young collections of this JVM so far (for G1, its young and mixed pauses): how many,
+     * and their summed time in ms.
+     */
+    static long[] youngCollections() {
+        long count = 0;
+        long millis = 0;
+        for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (gc.getName().contains("Young")) {
+                count += Math.max(0, gc.getCollectionCount());
+                millis += Math.max(0, gc.getCollectionTime());
+            }
+        }
+        return new long[] {count, millis};
+    }
+
+    /**
      * Polls {@code counter} every 50 ms until it has not changed for {@code quietMillis}, for at
      * most {@code boundSeconds}; returns early, with the interrupt flag set, if interrupted.
      */

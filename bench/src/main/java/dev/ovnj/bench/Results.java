@@ -1,5 +1,6 @@
 package dev.ovnj.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -189,6 +190,64 @@ public final class Results {
     }
 
     /**
+     * Everything but the machine as one line of JSON ({@code results}, {@code samples},
+     * {@code notes}), for a forked JVM to hand its measurements to the harness ({@link #merge}).
+     *
+     * @return one line of JSON
+     */
+    public synchronized String toForkJson() {
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode arr = root.putArray("results");
+        for (Result r : results) {
+            arr.addObject().put("scenario", r.scenario()).put("client", r.client()).put("metric", r.metric()).put("value", r.value());
+        }
+        ArrayNode sam = root.putArray("samples");
+        for (Samples s : samples) {
+            ArrayNode values = sam.addObject().put("scenario", s.scenario()).put("client", s.client()).putArray("values");
+            for (double v : s.values()) {
+                values.add(v);
+            }
+        }
+        ArrayNode n = root.putArray("notes");
+        notes.forEach(n::add);
+        try {
+            return JSON.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(root);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Adds the results, samples and notes of {@link #toForkJson()} written by another JVM, as if
+     * they had been added here.
+     *
+     * @param forkJson the line
+     * @throws IllegalArgumentException if the line is not such JSON
+     */
+    public void merge(String forkJson) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(forkJson);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not the JSON of Results.toForkJson: " + forkJson, e);
+        }
+        if (root == null || !root.path("results").isArray() || !root.path("samples").isArray() || !root.path("notes").isArray()) {
+            throw new IllegalArgumentException("not the JSON of Results.toForkJson: " + forkJson);
+        }
+        for (JsonNode r : root.get("results")) {
+            add(r.get("scenario").asText(), r.get("client").asText(), r.get("metric").asText(), r.get("value").asDouble());
+        }
+        for (JsonNode s : root.get("samples")) {
+            double[] values = new double[s.get("values").size()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = s.get("values").get(i).asDouble();
+            }
+            samples(s.get("scenario").asText(), s.get("client").asText(), values);
+        }
+        root.get("notes").forEach(n -> note(n.asText()));
+    }
+
+    /**
      * The Markdown: machine, command, one table per scenario (clients by metrics), then notes.
      *
      * @param command the exact command that produced the run
@@ -242,7 +301,7 @@ public final class Results {
      * @return text
      */
     static String format(String metric, double value) {
-        if (metric.endsWith("txns") || metric.endsWith("passes") || metric.endsWith("bytes") || metric.endsWith("_per_row") || value == Math.rint(value) && Math.abs(value) >= 1000) {
+        if (metric.endsWith("txns") || metric.endsWith("passes") || metric.endsWith("_gcs") || metric.endsWith("_changes") || metric.endsWith("bytes") || metric.endsWith("_per_row") || value == Math.rint(value) && Math.abs(value) >= 1000) {
             return String.format(Locale.ROOT, "%,d", Math.round(value));
         }
         double a = Math.abs(value);

@@ -72,7 +72,7 @@ public final class Scenarios {
     /**
      * Sizes of one run: named counts ({@code bulk}, {@code monitor}, {@code cluster}, {@code sync},
      * {@code engine}, {@code incremental}, {@code drift}, {@code failover}, {@code window},
-     * {@code gc}, {@code scale-changes}) and the spec counts of the scale curve.
+     * {@code gc}, {@code scale-changes}, {@code scale-warmup}) and the spec counts of the scale curve.
      */
     record Sizes(Map<String, Integer> counts, List<Integer> scale) {
         /** Each named count at its full size and at its {@code --quick} size, side by side. */
@@ -87,6 +87,7 @@ public final class Scenarios {
                 new Count("engine", 10_000, 500),
                 new Count("incremental", 1_000, 100),
                 new Count("scale-changes", 3_000, 100),
+                new Count("scale-warmup", 15_000, 200),
                 new Count("drift", 200, 20),
                 new Count("failover", 10_000, 500),
                 new Count("window", 128, 128),
@@ -737,44 +738,54 @@ public final class Scenarios {
 
     /** Single-backend changes to random specs with {@code upsert}, one at a time. */
     private void incremental(EngineSetup e, List<LoadBalancerSpec> specs, String scenario, String client) throws Exception {
-        incremental(e, specs, scenario, client, 0, sizes.get("incremental"));
+        EngineMetrics m0 = e.engine.metrics();
+        latencies(scenario, client, new Changes(e, specs).make(sizes.get("incremental")), true);
+        results.add(scenario, client, "txns", e.engine.metrics().transactions() - m0.transactions());
     }
 
     /**
-     * {@code warmup} unmeasured then {@code count} measured single-backend changes to random specs,
-     * one at a time; each change gets a backend address no earlier change used, so none is a no-op.
+     * Single-backend changes to random specs of a converged group, one {@code upsert} at a time,
+     * each waited for; every change of one sequence gets a backend address none before it used, so
+     * none is a no-op, however many calls of {@link #make} the sequence spans.
      */
-    private void incremental(EngineSetup e, List<LoadBalancerSpec> specs, String scenario, String client, int warmup,
-                             int count) throws Exception {
-        Random random = new Random(42);
-        List<Double> lat = new ArrayList<>();
-        EngineMetrics m0 = null;
-        for (int k = 0; k < warmup + count; k++) {
-            if (k == warmup) {
-                m0 = e.engine.metrics();
-            }
-            int i = random.nextInt(specs.size());
-            // Replace the first backend only: a single-backend change.
-            LoadBalancerSpec old = specs.get(i);
-            String[] b = backends(i, 3, 0).split(",");
-            b[0] = "10.250." + (k / 250) + "." + (k % 250 + 1) + ":8080";
-            LoadBalancerSpec next = LoadBalancerSpec.builder(old.name()).routers(ROUTER).switches(SWITCH)
-                    .tcp(vip(i, 20), b).group(GROUP).build();
-            long t0 = System.nanoTime();
-            e.engine.upsert(OWNER, next).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-            if (k >= warmup) {
-                lat.add((System.nanoTime() - t0) / 1e6);
-            }
-            specs.set(i, next);
+    private static final class Changes {
+        private final EngineSetup e;
+        private final List<LoadBalancerSpec> specs;
+        private final Random random = new Random(42);
+        private int made;
+
+        Changes(EngineSetup e, List<LoadBalancerSpec> specs) {
+            this.e = e;
+            this.specs = specs;
         }
-        latencies(scenario, client, lat, true);
-        results.add(scenario, client, "txns", e.engine.metrics().transactions() - m0.transactions());
+
+        /** Makes {@code count} changes; returns each one's latency in ms (call to committed and cached). */
+        List<Double> make(int count) throws Exception {
+            List<Double> lat = new ArrayList<>(count);
+            for (int c = 0; c < count; c++, made++) {
+                int i = random.nextInt(specs.size());
+                // Replace the first backend only: a single-backend change.
+                LoadBalancerSpec old = specs.get(i);
+                String[] b = backends(i, 3, 0).split(",");
+                b[0] = "10.250." + (made / 250) + "." + (made % 250 + 1) + ":8080";
+                LoadBalancerSpec next = LoadBalancerSpec.builder(old.name()).routers(ROUTER).switches(SWITCH)
+                        .tcp(vip(i, 20), b).group(GROUP).build();
+                long t0 = System.nanoTime();
+                e.engine.upsert(OWNER, next).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                lat.add((System.nanoTime() - t0) / 1e6);
+                specs.set(i, next);
+            }
+            return lat;
+        }
     }
 
     // ------------------------------------------------------------------ scale
 
-    /** Unmeasured single changes before each scale size's measured ones. */
-    private static final int SCALE_WARMUP_CHANGES = 200;
+    /** Unmeasured changes per warm round of a scale size (fewer if {@code scale-warmup} is smaller). */
+    private static final int SCALE_WARM_ROUND = 1_000;
+
+    /** The most specs a warm converge of the scale curve applies (the code is the same at any size). */
+    private static final int SCALE_WARM_SPECS = 10_000;
 
     /** Label of a spec count in client names: 1000 -> 1k, 250 -> 250. */
     static String label(int n) {
@@ -782,37 +793,116 @@ public final class Scenarios {
     }
 
     /**
-     * The scale curve: at each size, converge a fresh engine through a group (wall, CPU, server
-     * CPU, heap the converged engine holds), then the incremental changes on it.
+     * The scale curve: each size measured by {@link #scaleSize} in a JVM of its own
+     * ({@link ScaleFork}), its figures merged into this run's results.
+     *
+     * <p>Why forks, as JMH forks its benchmarks: measured one after another in one JVM, each size
+     * ran on the JIT state and heap the sizes before it left (compiled code and profiles, a grown
+     * old generation, the young generation's adaptive size), and the tails of the upserts, around
+     * 1 ms, followed the order more than the number of specs: with 1,000 first in a fresh JVM its
+     * p99 was 2.73 and 3.25 ms against 1.23 and 0.94 ms at 10,000 measured after it; with the order
+     * 1,000 / 10,000 / 100,000, 0.61 / 1.49 / 1.37 ms. The 200 warm changes each size had were
+     * far from enough: C2 kept compiling the change path for 14,000-19,000 changes, so a size
+     * measured early ran partly in less optimized code, and a size measured later inherited the
+     * earlier sizes' changes as warm-up. Each fork now starts from the same state: the same JVM
+     * options as this one, the same warm-up (below, checked by {@code jit_ms}), a collected heap.
      */
     void scale() throws Exception {
         for (int n : sizes.scale()) {
-            String client = "ovnj-engine-" + label(n);
-            long heap0 = Proc.usedHeapAfterGc();
+            ScaleFork.measure(n, sizes, results);
+        }
+    }
+
+    /**
+     * One size of the scale curve, in a JVM that measures nothing else ({@link ScaleFork}). First
+     * converges through a group on throw-away engines ({@code min(n, 10,000)} specs) until
+     * {@link JitWarmth} counts the JIT settled, as the engine scenario does; then converges a fresh
+     * engine through a group ({@code wall_s}, {@code cpu_s}, {@code server_cpu_s},
+     * {@code converge_txns}, {@code heap_mb} = heap the converged engine and its cache hold); then
+     * unmeasured changes on it in rounds of 1,000: {@code scale-warmup} of them in every fork, then
+     * more rounds until one compiles for under 2% of its wall, at most as many again
+     * ({@code warm_changes} in all); then, after a full collection, {@code scale-changes} measured
+     * ones ({@code p50_ms}, {@code p99_ms}, {@code max_ms}, {@code txns}) with what the JVM did
+     * meanwhile: {@code jit_ms} compiling (near 0 shows the warm-up was enough), {@code cpu_us} of
+     * its CPU time and {@code alloc_kb} allocated per change, {@code young_gcs} and their pauses
+     * {@code gc_ms}.
+     */
+    void scaleSize(int n) throws Exception {
+        String client = "ovnj-engine-" + label(n);
+        int warmSpecs = Math.min(n, SCALE_WARM_SPECS);
+        JitWarmth.warm(pass -> {
+            System.out.println("  " + client + " converge warm pass " + pass + " (" + java.time.LocalTime.now() + ")");
             try (EngineSetup e = new EngineSetup()) {
-                List<LoadBalancerSpec> specs = specs(n, true);
-                EngineMetrics m0 = e.engine.metrics();
-                double srv0 = Proc.cpuSeconds(e.server.pid());
-                double cpu0 = Proc.jvmCpuSeconds();
                 long t0 = System.nanoTime();
-                var result = e.engine.apply(OWNER, specs).get(600, TimeUnit.SECONDS);
+                var result = e.engine.apply(OWNER, specs(warmSpecs, true)).get(600, TimeUnit.SECONDS);
                 double wall = secondsSince(t0);
-                double cpu = Proc.jvmCpuSeconds() - cpu0;
-                double srv = Proc.cpuSeconds(e.server.pid()) - srv0;
-                check(result.allApplied(), "scale " + n + ": not all applied: " + notApplied(result));
-                check(e.client.cache().table("Load_Balancer").size() == n, "scale " + n + ": wrong row count");
-                results.add("scale", client, "wall_s", wall);
-                results.add("scale", client, "cpu_s", cpu);
-                results.add("scale", client, "server_cpu_s", srv);
-                results.add("scale", client, "converge_txns", e.engine.metrics().transactions() - m0.transactions());
-                long heap1 = Proc.usedHeapAfterGc();
-                results.add("scale", client, "heap_mb", (heap1 - heap0) / 1024.0 / 1024.0);
-                // The time lets a profile (bench/profile.sh) separate the converge from the changes.
-                System.out.println("  " + client + ": converged; incremental changes from " + java.time.LocalTime.now());
-                // Unmeasured changes first, so no size's tail holds the first pass through the
-                // change path of a fresh engine; then enough changes that p99 is not a few outliers.
-                incremental(e, specs, "scale", client, SCALE_WARMUP_CHANGES, sizes.get("scale-changes"));
+                check(result.allApplied(), "scale " + n + " warm pass: not all applied: " + notApplied(result));
+                return wall;
             }
+        });
+        long heap0 = Proc.usedHeapAfterGc();
+        try (EngineSetup e = new EngineSetup()) {
+            List<LoadBalancerSpec> specs = specs(n, true);
+            EngineMetrics m0 = e.engine.metrics();
+            double srv0 = Proc.cpuSeconds(e.server.pid());
+            double cpu0 = Proc.jvmCpuSeconds();
+            long t0 = System.nanoTime();
+            var result = e.engine.apply(OWNER, specs).get(600, TimeUnit.SECONDS);
+            double wall = secondsSince(t0);
+            double cpu = Proc.jvmCpuSeconds() - cpu0;
+            double srv = Proc.cpuSeconds(e.server.pid()) - srv0;
+            check(result.allApplied(), "scale " + n + ": not all applied: " + notApplied(result));
+            check(e.client.cache().table("Load_Balancer").size() == n, "scale " + n + ": wrong row count");
+            results.add("scale", client, "wall_s", wall);
+            results.add("scale", client, "cpu_s", cpu);
+            results.add("scale", client, "server_cpu_s", srv);
+            results.add("scale", client, "converge_txns", e.engine.metrics().transactions() - m0.transactions());
+            long heap1 = Proc.usedHeapAfterGc();
+            results.add("scale", client, "heap_mb", (heap1 - heap0) / 1024.0 / 1024.0);
+
+            Changes changes = new Changes(e, specs);
+            int warmup = sizes.get("scale-warmup");
+            int round = Math.min(SCALE_WARM_ROUND, warmup);
+            // Most methods of the change path run once or a few times per change, and C2 takes
+            // them only after thousands of calls (more while its queue is long): on 2 cores the
+            // compilation went on for 14-19 rounds of 1,000 changes (1.4 s of compiling in the
+            // first round, under 2% of the wall from the 14th to the 19th), so the rounds go on
+            // well past JitWarmth's three passes. On a loaded machine, measured after 3,000 changes,
+            // p99 was 5.0 ms at 1,000 specs with 0.6 s of compiling during the measured changes;
+            // settled, 0.51 ms.
+            int rounds = JitWarmth.warm(pass -> {
+                double jit = JitWarmth.compileSeconds();
+                long tw = System.nanoTime();
+                changes.make(round);
+                double w = secondsSince(tw);
+                System.out.printf(Locale.ROOT, "  %s warm round %d: %d changes in %.2f s, %.0f ms of it compiling%n", client, pass,
+                        round, w, (JitWarmth.compileSeconds() - jit) * 1e3);
+                return w;
+            }, Math.max(1, warmup / round), 2 * Math.max(1, warmup / round));
+            results.add("scale", client, "warm_changes", rounds * round);
+            // Every size's measured changes begin on a collected heap, none with a young generation
+            // half filled by the warm-up.
+            Proc.usedHeapAfterGc();
+            // The time lets a profile (bench/profile.sh) keep the measured changes only.
+            System.out.println("  " + client + ": converged and warm; incremental changes from " + java.time.LocalTime.now());
+            EngineMetrics m1 = e.engine.metrics();
+            double jit0 = JitWarmth.compileSeconds();
+            long alloc0 = Proc.allocatedBytes();
+            double cpu1 = Proc.jvmCpuSeconds();
+            long[] gc0 = Proc.youngCollections();
+            int count = sizes.get("scale-changes");
+            List<Double> lat = changes.make(count);
+            long[] gc1 = Proc.youngCollections();
+            double cpuUs = (Proc.jvmCpuSeconds() - cpu1) / count * 1e6;
+            double allocKb = (Proc.allocatedBytes() - alloc0) / 1024.0 / count;
+            double jitMs = (JitWarmth.compileSeconds() - jit0) * 1e3;
+            latencies("scale", client, lat, true);
+            results.add("scale", client, "txns", e.engine.metrics().transactions() - m1.transactions());
+            results.add("scale", client, "jit_ms", jitMs);
+            results.add("scale", client, "cpu_us", cpuUs);
+            results.add("scale", client, "alloc_kb", allocKb);
+            results.add("scale", client, "young_gcs", gc1[0] - gc0[0]);
+            results.add("scale", client, "gc_ms", gc1[1] - gc0[1]);
         }
     }
 

@@ -71,4 +71,29 @@ class ResultsTest {
         assertThat(Files.readString(dir.resolve("latest.json"))).contains("\"machine\"");
         assertThat(Files.readString(dir.resolve("latest.md"))).contains("bench/run.sh --quick");
     }
+
+    @Test
+    void aForksResultsSamplesAndNotesMergeAsIfAddedHere() {
+        Results fork = new Results(new Results.Machine(2, 1, "j", "o", "n", "os"));
+        fork.add("scale", "ovnj-engine-1k", "p99_ms", 0.51);
+        fork.add("scale", "ovnj-engine-1k", "max_ms", Double.NaN);
+        fork.samples("scale", "ovnj-engine-1k", new double[] {0.3, 0.2, 0.5});
+        fork.note("scale 1k: a note");
+        String line = fork.toForkJson();
+        assertThat(line).doesNotContain("\n");
+
+        Results run = sample();
+        run.add("scale", "ovnj-engine-1k", "p99_ms", 9.0);
+        run.merge(line);
+        assertThat(run.get("scale", "ovnj-engine-1k", "p99_ms")).contains(0.51);
+        assertThat(run.get("scale", "ovnj-engine-1k", "max_ms").orElseThrow()).isNaN();
+        assertThat(run.get("bulk-create", "python-idl", "wall_s")).contains(12.5);
+        assertThat(run.samples()).singleElement().satisfies(s -> {
+            assertThat(s.client()).isEqualTo("ovnj-engine-1k");
+            assertThat(s.values()).containsExactly(0.2, 0.3, 0.5);
+        });
+        assertThat(run.notes()).containsExactly("target x: met", "scale 1k: a note");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> run.merge("{\"results\": 1}"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Results.toForkJson");
+    }
 }

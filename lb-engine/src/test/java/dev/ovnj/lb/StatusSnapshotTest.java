@@ -70,4 +70,33 @@ class StatusSnapshotTest {
         assertThat(snap.get("s39999").state()).isEqualTo(SpecStatus.State.APPLYING);
         assertThat(snap.entrySet()).hasSize(40_000);
     }
+
+    @Test
+    void publishingOneStatusOfALargeOwnerCopiesAFewHundredReferencesNotEveryBucket() {
+        Map<String, SpecStatus> working = new HashMap<>();
+        for (int i = 0; i < 100_000; i++) {
+            working.put("s" + i, status("s" + i, SpecStatus.State.APPLIED, 1));
+        }
+        StatusSnapshot snap = StatusSnapshot.of(working);
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long id = Thread.currentThread().getId();
+        long most = 0;
+        for (int k = 0; k < 2_000; k++) {
+            String name = "s" + (k * 37 % 100_000);
+            working.put(name, status(name, SpecStatus.State.PENDING, k + 2));
+            List<String> changed = List.of(name);
+            long before = threads.getThreadAllocatedBytes(id);
+            StatusSnapshot next = snap.with(changed, working);
+            most = Math.max(most, threads.getThreadAllocatedBytes(id) - before);
+            assertThat(snap.get(name).generation()).isNotEqualTo(k + 2);
+            assertThat(next.get(name).generation()).isEqualTo(k + 2);
+            snap = next;
+        }
+        // 16,384 buckets: one flat copy of them was 64 KiB of references per publication.
+        assertThat(most).isLessThan(8_192);
+        assertThat(snap).hasSize(100_000).isEqualTo(working);
+        working.remove("s5");
+        snap = snap.with(List.of("s5"), working);
+        assertThat(snap).hasSize(99_999).doesNotContainKey("s5").isEqualTo(working);
+    }
 }
