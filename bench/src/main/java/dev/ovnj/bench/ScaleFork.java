@@ -31,7 +31,7 @@ public final class ScaleFork {
      * Measures one size in a fork and adds its figures to {@code results}.
      *
      * @param n the number of specs
-     * @param sizes the run's sizes (the fork gets {@code scale-changes} and {@code scale-warmup})
+     * @param sizes the run's sizes (the fork gets {@code scale-changes} and {@code warm-changes})
      * @param results the run's results
      * @throws IOException if the fork cannot be started or its results read
      * @throws InterruptedException if interrupted while waiting for it
@@ -66,7 +66,7 @@ public final class ScaleFork {
         String suffix = "-scale-" + Scenarios.label(n);
         jvmOptions.forEach(o -> command.add(withSuffix(o, suffix)));
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ScaleFork.class.getName(), String.valueOf(n),
-                out.toString(), "scale-changes=" + sizes.get("scale-changes"), "scale-warmup=" + sizes.get("scale-warmup")));
+                out.toString(), "scale-changes=" + sizes.get("scale-changes"), "warm-changes=" + sizes.get("warm-changes")));
         return command;
     }
 

@@ -72,7 +72,7 @@ public final class Scenarios {
     /**
      * Sizes of one run: named counts ({@code bulk}, {@code monitor}, {@code cluster}, {@code sync},
      * {@code engine}, {@code incremental}, {@code drift}, {@code failover}, {@code window},
-     * {@code gc}, {@code scale-changes}, {@code scale-warmup}) and the spec counts of the scale curve.
+     * {@code gc}, {@code scale-changes}, {@code warm-changes}) and the spec counts of the scale curve.
      */
     record Sizes(Map<String, Integer> counts, List<Integer> scale) {
         /** Each named count at its full size and at its {@code --quick} size, side by side. */
@@ -87,7 +87,7 @@ public final class Scenarios {
                 new Count("engine", 10_000, 500),
                 new Count("incremental", 1_000, 100),
                 new Count("scale-changes", 3_000, 100),
-                new Count("scale-warmup", 15_000, 200),
+                new Count("warm-changes", 15_000, 200),
                 new Count("drift", 200, 20),
                 new Count("failover", 10_000, 500),
                 new Count("window", 128, 128),
@@ -738,8 +738,13 @@ public final class Scenarios {
 
     /** Single-backend changes to random specs with {@code upsert}, one at a time. */
     private void incremental(EngineSetup e, List<LoadBalancerSpec> specs, String scenario, String client) throws Exception {
+        // Measured at the change path's steady state, as every scale size is: right after the
+        // converge, C2 was still compiling it, and the tail followed the JIT, not the engine.
+        Changes changes = new Changes(e, specs);
+        results.add(scenario, client, "warm_changes", warmChanges(changes, client));
+        Proc.usedHeapAfterGc();
         EngineMetrics m0 = e.engine.metrics();
-        latencies(scenario, client, new Changes(e, specs).make(sizes.get("incremental")), true);
+        latencies(scenario, client, changes.make(sizes.get("incremental")), true);
         results.add(scenario, client, "txns", e.engine.metrics().transactions() - m0.transactions());
     }
 
@@ -781,8 +786,8 @@ public final class Scenarios {
 
     // ------------------------------------------------------------------ scale
 
-    /** Unmeasured changes per warm round of a scale size (fewer if {@code scale-warmup} is smaller). */
-    private static final int SCALE_WARM_ROUND = 1_000;
+    /** Unmeasured changes per warm round before measured changes (fewer if {@code warm-changes} is smaller). */
+    private static final int WARM_ROUND = 1_000;
 
     /** The most specs a warm converge of the scale curve applies (the code is the same at any size). */
     private static final int SCALE_WARM_SPECS = 10_000;
@@ -819,9 +824,7 @@ public final class Scenarios {
      * {@link JitWarmth} counts the JIT settled, as the engine scenario does; then converges a fresh
      * engine through a group ({@code wall_s}, {@code cpu_s}, {@code server_cpu_s},
      * {@code converge_txns}, {@code heap_mb} = heap the converged engine and its cache hold); then
-     * unmeasured changes on it in rounds of 1,000: {@code scale-warmup} of them in every fork, then
-     * more rounds until one compiles for under 2% of its wall, at most as many again
-     * ({@code warm_changes} in all); then, after a full collection, {@code scale-changes} measured
+     * unmeasured changes on it ({@link #warmChanges}; {@code warm_changes}); then, after a full collection, {@code scale-changes} measured
      * ones ({@code p50_ms}, {@code p99_ms}, {@code max_ms}, {@code txns}) with what the JVM did
      * meanwhile: {@code jit_ms} compiling (near 0 shows the warm-up was enough), {@code cpu_us} of
      * its CPU time and {@code alloc_kb} allocated per change, {@code young_gcs} and their pauses
@@ -861,25 +864,7 @@ public final class Scenarios {
             results.add("scale", client, "heap_mb", (heap1 - heap0) / 1024.0 / 1024.0);
 
             Changes changes = new Changes(e, specs);
-            int warmup = sizes.get("scale-warmup");
-            int round = Math.min(SCALE_WARM_ROUND, warmup);
-            // Most methods of the change path run once or a few times per change, and C2 takes
-            // them only after thousands of calls (more while its queue is long): on 2 cores the
-            // compilation went on for 14-19 rounds of 1,000 changes (1.4 s of compiling in the
-            // first round, under 2% of the wall from the 14th to the 19th), so the rounds go on
-            // well past JitWarmth's three passes. On a loaded machine, measured after 3,000 changes,
-            // p99 was 5.0 ms at 1,000 specs with 0.6 s of compiling during the measured changes;
-            // settled, 0.51 ms.
-            int rounds = JitWarmth.warm(pass -> {
-                double jit = JitWarmth.compileSeconds();
-                long tw = System.nanoTime();
-                changes.make(round);
-                double w = secondsSince(tw);
-                System.out.printf(Locale.ROOT, "  %s warm round %d: %d changes in %.2f s, %.0f ms of it compiling%n", client, pass,
-                        round, w, (JitWarmth.compileSeconds() - jit) * 1e3);
-                return w;
-            }, Math.max(1, warmup / round), 2 * Math.max(1, warmup / round));
-            results.add("scale", client, "warm_changes", rounds * round);
+            results.add("scale", client, "warm_changes", warmChanges(changes, client));
             // Every size's measured changes begin on a collected heap, none with a young generation
             // half filled by the warm-up.
             Proc.usedHeapAfterGc();
@@ -904,6 +889,34 @@ public final class Scenarios {
             results.add("scale", client, "young_gcs", gc1[0] - gc0[0]);
             results.add("scale", client, "gc_ms", gc1[1] - gc0[1]);
         }
+    }
+
+    /**
+     * Unmeasured changes in rounds of 1,000 before measured ones: {@code warm-changes} of them,
+     * then more rounds until one compiles for under 2% of its wall, at most as many again.
+     *
+     * @return how many changes were made
+     */
+    private int warmChanges(Changes changes, String client) throws Exception {
+        int warmup = sizes.get("warm-changes");
+        int round = Math.min(WARM_ROUND, warmup);
+        // Most methods of the change path run once or a few times per change, and C2 takes
+        // them only after thousands of calls (more while its queue is long): on 2 cores the
+        // compilation went on for 14-19 rounds of 1,000 changes (1.4 s of compiling in the
+        // first round, under 2% of the wall from the 14th to the 19th), so the rounds go on
+        // well past JitWarmth's three passes. On a loaded machine, measured after 3,000 changes,
+        // p99 was 5.0 ms at 1,000 specs with 0.6 s of compiling during the measured changes;
+        // settled, 0.51 ms.
+        int rounds = JitWarmth.warm(pass -> {
+            double jit = JitWarmth.compileSeconds();
+            long tw = System.nanoTime();
+            changes.make(round);
+            double w = secondsSince(tw);
+            System.out.printf(Locale.ROOT, "  %s warm round %d: %d changes in %.2f s, %.0f ms of it compiling%n", client, pass,
+                    round, w, (JitWarmth.compileSeconds() - jit) * 1e3);
+            return w;
+        }, Math.max(1, warmup / round), 2 * Math.max(1, warmup / round));
+        return rounds * round;
     }
 
     private void driftRepair(EngineSetup e, List<LoadBalancerSpec> specs) throws Exception {

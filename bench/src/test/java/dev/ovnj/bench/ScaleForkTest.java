@@ -20,7 +20,7 @@ class ScaleForkTest {
                 "-XX:StartFlightRecording=filename=/r/profile-scale-scale-100k.jfr,settings=profile",
                 "-Xlog:gc*:file=/tmp/gc-scale-100k.log:uptime");
         assertThat(command.subList(7, command.size())).containsExactly("-cp", System.getProperty("java.class.path"),
-                "dev.ovnj.bench.ScaleFork", "100000", "/tmp/out.json", "scale-changes=700", "scale-warmup=200");
+                "dev.ovnj.bench.ScaleFork", "100000", "/tmp/out.json", "scale-changes=700", "warm-changes=200");
     }
 
     @Test
