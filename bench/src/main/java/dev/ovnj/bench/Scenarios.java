@@ -659,11 +659,9 @@ public final class Scenarios {
         try (EngineSetup e = new EngineSetup()) {
             List<LoadBalancerSpec> specs = specs(n, true);
             converge(e, "engine-converge-group", "ovnj-engine", specs);
-            // As before every measured bulk-create client and scale's changes: the converges'
-            // garbage is collected first, so their young collections do not land in the latencies.
-            Proc.usedHeapAfterGc();
+            // Each collects the garbage of what came before (the converges, its own warm-up) right
+            // before its measured part, so those young collections do not land in the latencies.
             incremental(e, specs, "incremental", "ovnj-engine");
-            Proc.usedHeapAfterGc();
             driftRepair(e, specs);
         }
     }
