@@ -68,9 +68,14 @@ final class StatusSnapshot extends AbstractMap<String, SpecStatus> {
         return n;
     }
 
+    /**
+     * The bucket of a name: the top bits of its hash times the golden ratio. Not its low bits: a
+     * bucket's {@link HashMap} indexes by the low bits, so names that shared them all fell into one
+     * bin of their bucket's map, which then grew to 64 bins and turned that bin into a tree (half
+     * of what a converge allocated to publish statuses, and a tree search per status read).
+     */
     private static int bucket(Object name, int count) {
-        int h = name.hashCode();
-        return (h ^ (h >>> 16)) & (count - 1);
+        return (name.hashCode() * 0x9E3779B9) >>> (Integer.numberOfLeadingZeros(count) + 1);
     }
 
     /** A snapshot of every entry of {@code statuses}. */
