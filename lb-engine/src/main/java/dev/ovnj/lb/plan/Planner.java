@@ -183,11 +183,17 @@ public final class Planner {
                 }
             }
             // The names only matter when some owned row may be unwanted.
-            Set<String> wanted = owned.isEmpty() ? null : new HashSet<>();
+            // A list while it is short (one spec's row or two): a hash set per run was garbage.
+            Collection<String> wanted = owned.isEmpty() ? null : new ArrayList<>(2);
             for (LoadBalancerSpec spec : specs) {
                 List<DesiredRow> rows = rowsOf.apply(spec);
                 if (wanted != null) {
-                    rows.forEach(d -> wanted.add(d.rowName()));
+                    for (DesiredRow d : rows) {
+                        wanted.add(d.rowName());
+                    }
+                    if (wanted.size() > 8 && wanted instanceof List<String>) {
+                        wanted = new HashSet<>(wanted);
+                    }
                 }
                 Optional<String> group = spec.group();
                 if (group.isPresent() && missingGroups.contains(group.get())) {
