@@ -112,9 +112,13 @@ final class DesiredStore {
         return byRowName.getOrDefault(rowName, Set.of());
     }
 
-    /** Specs declaring a VIP. */
-    Set<SpecKey> byVip(VipKey vipKey) {
-        return claims.keys(vipKey);
+    /**
+     * Adds the specs declaring a VIP to {@code out}, where {@code known} (may be null) is already:
+     * a row event asks this for every VIP of its row, and the usual answer is only the row's own
+     * spec, found without iterating the claims.
+     */
+    void addByVip(VipKey vipKey, SpecKey known, Set<SpecKey> out) {
+        claims.addKeys(vipKey, known, out);
     }
 
     /** Specs with at least one health check: a port, switch subnet or router network change can affect them. */
@@ -291,12 +295,6 @@ final class DesiredStore {
             }
         }
 
-        /** The specs declaring a VIP: a live view, for the engine thread (the only writer) to read at once. */
-        Set<SpecKey> keys(VipKey vipKey) {
-            Map<SpecKey, Claim> m = byVip.get(vipKey);
-            return m == null ? Set.of() : Collections.unmodifiableSet(m.keySet());
-        }
-
         /**
          * The claims on a VIP: a live view (admission asks for every VIP of every spec of a pass,
          * and the common answer is the spec's own claim alone, so it is not copied). Iterating it
@@ -305,6 +303,15 @@ final class DesiredStore {
         Collection<Claim> claims(VipKey vipKey) {
             Map<SpecKey, Claim> m = byVip.get(vipKey);
             return m == null ? List.of() : Collections.unmodifiableCollection(m.values());
+        }
+
+        /** Adds the specs declaring a VIP to {@code out}; nothing to iterate if the one claim is {@code known}'s. */
+        void addKeys(VipKey vipKey, SpecKey known, Set<SpecKey> out) {
+            Map<SpecKey, Claim> m = byVip.get(vipKey);
+            if (m == null || m.size() == 1 && known != null && m.containsKey(known)) {
+                return;
+            }
+            out.addAll(m.keySet());
         }
 
         /** Adds the specs declaring any of these VIPs to {@code out}. */
