@@ -223,10 +223,15 @@ public final class Planner {
                     }
                 }
                 if (changes.size() == before && !pending.containsKey(spec.name())) {
+                    // One spec (the engine's run): a map of one, which the plan keeps as it is.
                     if (applied.isEmpty()) {
-                        applied = new LinkedHashMap<>();
+                        applied = Map.of(spec.name(), uuids);
+                    } else {
+                        if (applied.size() == 1 && !(applied instanceof LinkedHashMap)) {
+                            applied = new LinkedHashMap<>(applied);
+                        }
+                        applied.put(spec.name(), uuids);
                     }
-                    applied.put(spec.name(), uuids);
                 }
             }
             for (Map.Entry<String, Row> e : owned.entrySet()) {

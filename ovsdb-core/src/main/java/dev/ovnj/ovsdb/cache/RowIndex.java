@@ -80,6 +80,11 @@ final class RowIndex {
      * whose 10,000-element load_balancer set gains one element costs one index update, not 20,000.
      */
     void replace(Row old, Row row) {
+        if (old.packedAlike(row, column)) {
+            // The indexed column did not change (an update of other columns): nothing moves,
+            // found without decoding either row's column.
+            return;
+        }
         Collection<?> before = keys(old);
         Collection<?> after = keys(row);
         if (before instanceof Set<?> b && after instanceof Set<?> a && !spec.unique()) {

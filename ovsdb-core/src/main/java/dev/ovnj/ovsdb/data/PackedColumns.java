@@ -385,6 +385,41 @@ final class PackedColumns {
     }
 
     /**
+     * Whether column {@code i} of two rows of the same table is packed alike: both unstored, or
+     * stored as equal bytes, or as the same kept object. True means equal values; false means
+     * only that they must be compared decoded (equal maps and sets may be packed in other orders).
+     *
+     * @param table the rows' table schema
+     * @param a one row's data
+     * @param b the other row's data
+     * @param i the column's position, not {@code _uuid}
+     * @return true if packed alike
+     */
+    static boolean packedAlike(TableSchema table, Object a, Object b, int i) {
+        if (partial(a) != partial(b) || stored(a, i) != stored(b, i)) {
+            return false;
+        }
+        if (!stored(a, i)) {
+            return true;
+        }
+        byte[] ba = bytes(a);
+        byte[] bb = bytes(b);
+        ColumnType type = table.columns().get(i).type();
+        int pa = position(table, ba, i);
+        int pb = position(table, bb, i);
+        if (!type.isScalar()) {
+            int ha = varint(ba, pa);
+            int hb = varint(bb, pb);
+            if ((ha & 1) != 0 || (hb & 1) != 0) {
+                return (ha & 1) != 0 && (hb & 1) != 0 && ((Object[]) a)[1 + (ha >>> 1)] == ((Object[]) b)[1 + (hb >>> 1)];
+            }
+        }
+        int ea = skipValue(ba, pa, type);
+        int eb = skipValue(bb, pb, type);
+        return Arrays.equals(ba, pa, ea, bb, pb, eb);
+    }
+
+    /**
      * Whether the stored map column {@code i} maps {@code key} to {@code value}, as
      * {@code value.equals(map.get(key))} on the decoded map would say.
      *

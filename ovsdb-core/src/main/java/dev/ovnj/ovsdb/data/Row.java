@@ -322,6 +322,27 @@ public final class Row {
     }
 
     /**
+     * A quick test that column {@code index} is unchanged between two rows of one table: true
+     * when both carry it packed alike (equal bytes, or the same kept set or map), which means the
+     * values are equal; false means they may still be equal and must be compared with
+     * {@code equals} (a map or set may be packed in another order). Compares no decoded values:
+     * a cache update tests every indexed column this way.
+     *
+     * @param other a row of the same table
+     * @param index the column position
+     * @return true if certainly equal
+     */
+    public boolean packedAlike(Row other, int index) {
+        if (other.table != table) {
+            return false;
+        }
+        if (index == TableSchema.UUID_INDEX) {
+            return Objects.equals(uuid, other.uuid);
+        }
+        return PackedColumns.packedAlike(table, data, other.data, index);
+    }
+
+    /**
      * Whether map column {@code index} maps {@code key} to {@code value}: the same as
      * {@code get(index) instanceof Map<?, ?> m && value.equals(m.get(key))}, compared without
      * decoding the map.

@@ -172,4 +172,42 @@ class RowInPlaceTest {
         assertThat(partial.columnContains(table.columnIndex("strs"), "a")).isFalse();
         assertThat(partial.mapEntryEquals(table.columnIndex("imap"), 1L, REF)).isFalse();
     }
+
+    @Test
+    void packedAlikeMeansEqualAndFindsUnchangedColumns() {
+        Set<Object> big = new LinkedHashSet<>();
+        for (int k = 0; k < 40; k++) {
+            big.add(new UUID(k, k));
+        }
+        List<Row> rows = new ArrayList<>();
+        for (String s : List.of("10.0.0.1:80", "10.0.0.1:8", "café", "cafe", "日本", "")) {
+            rows.add(row(Map.of("s", s, "smap", Map.of("ovnj.owner", s, "k", "v"), "ref", big, "i", 7L)));
+            rows.add(row(Map.of("s", s, "smap", Map.of("ovnj.owner", s), "strs", Set.of(s, "x"))));
+        }
+        rows.add(row(Map.of()));
+        int alike = 0;
+        for (Row a : rows) {
+            for (Row b : rows) {
+                for (int i = 0; i < table.columns().size(); i++) {
+                    if (a.packedAlike(b, i)) {
+                        alike++;
+                        if (a.has(table.columns().get(i).name())) {
+                            assertThat((Object) a.get(i)).as(table.columns().get(i).name()).isEqualTo(b.get(i));
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(alike).isPositive();
+        Row first = rows.get(0);
+        // A change to other columns keeps the packed form of this one, big kept sets included.
+        Row changed = first.with(Map.of("i", 8L, "s", "other"));
+        assertThat(first.packedAlike(changed, table.columnIndex("smap"))).isTrue();
+        assertThat(first.packedAlike(changed, table.columnIndex("ref"))).isTrue();
+        assertThat(first.packedAlike(changed, table.columnIndex("strs"))).isTrue();
+        assertThat(first.packedAlike(changed, table.columnIndex("s"))).isFalse();
+        assertThat(first.packedAlike(changed, table.columnIndex("i"))).isFalse();
+        assertThat(first.packedAlike(rows.get(2), table.columnIndex("smap"))).as("10.0.0.1:80 vs 10.0.0.1:8").isFalse();
+        assertThat(rows.get(4).packedAlike(rows.get(6), table.columnIndex("s"))).as("café vs cafe").isFalse();
+    }
 }
