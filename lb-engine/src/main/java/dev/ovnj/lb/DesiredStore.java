@@ -107,9 +107,18 @@ final class DesiredStore {
         return byTarget.getOrDefault(target, Set.of());
     }
 
-    /** The specs that own (or would own) a Load_Balancer row of this name, in any owner. */
-    Set<SpecKey> byRowName(String rowName) {
-        return byRowName.getOrDefault(rowName, Set.of());
+    /**
+     * Adds the specs that own (or would own) a Load_Balancer row of this name, in any owner, to
+     * {@code out}, where {@code known} (may be null) is already: the usual answer for an owned
+     * row's name is its own spec alone, added without iterating the set (whose first iteration
+     * also left a key-set view behind for as long as the set lives).
+     */
+    void addByRowName(String rowName, SpecKey known, Set<SpecKey> out) {
+        Set<SpecKey> keys = byRowName.get(rowName);
+        if (keys == null || keys.size() == 1 && known != null && keys.contains(known)) {
+            return;
+        }
+        out.addAll(keys);
     }
 
     /**

@@ -88,7 +88,7 @@ final class EventMapper {
                 continue;
             }
             SpecKey own = ownedKey(r, out);
-            out.addAll(desired.byRowName(Admission.nameOf(r)));
+            desired.addByRowName(Admission.nameOf(r), own, out);
             VipIndex.forEachKey(r, k -> desired.addByVip(k, own, out));
         }
     }
