@@ -84,8 +84,9 @@ final class Admission {
      */
     Verdict admit(String owner, LoadBalancerSpec spec, SpecFacts facts, long seq, RowCache cache, EipCheck eip,
                   Predicate<SpecKey> activeClaim) {
-        List<String> unsupported = new ArrayList<>(OvnFeatures.missing(spec, release(cache)));
+        List<String> unsupported = OvnFeatures.missing(spec, release(cache));
         if (facts.checked()) {
+            unsupported = new ArrayList<>(unsupported);
             unsupported.addAll(cache.read(() -> HealthChecks.resolveAll(spec, cache)).invalid());
         }
         if (!unsupported.isEmpty()) {
@@ -111,6 +112,15 @@ final class Admission {
     }
 
     private Optional<String[]> release(RowCache cache) {
+        // Every spec asks, nearly always of the one NB_Global row already read: that is checked
+        // without copying the table's rows (a single-row read never blocks).
+        KnownRelease seen = knownRelease;
+        if (seen != null && seen.global() != null && seen.schema() == cache.schema()) {
+            Optional<TableCache> table = cache.findTable("NB_Global");
+            if (table.isPresent() && table.get().size() == 1 && table.get().get(seen.global().uuid()).orElse(null) == seen.global()) {
+                return seen.release();
+            }
+        }
         return cache.read(() -> {
             List<Row> globals = cache.findTable("NB_Global").map(TableCache::rows).orElse(List.of());
             Row global = globals.size() == 1 ? globals.get(0) : null;
@@ -128,9 +138,8 @@ final class Admission {
         TableCache lbs = cache.table("Load_Balancer");
         for (String rowName : facts.rowNames()) {
             for (Row r : lbs.lookup(Planner.LB_BY_NAME, rowName)) {
-                Optional<String> rowOwner = ownerOf(r);
-                if (!rowOwner.filter(owner::equals).isPresent()) {
-                    out.add(new ConflictingRow("Load_Balancer", rowName, Optional.of(r.uuid()), rowOwner, "", ""));
+                if (!ownedBy(r, owner)) {
+                    out.add(new ConflictingRow("Load_Balancer", rowName, Optional.of(r.uuid()), ownerOf(r), "", ""));
                 }
             }
         }
@@ -146,8 +155,7 @@ final class Admission {
             String rowName = facts.rowName(v.protocol());
             for (UUID uuid : vipIndex.rows(key)) {
                 Optional<Row> row = lbs.get(uuid);
-                if (row.isEmpty() || ownerOf(row.get()).filter(owner::equals).isPresent()
-                        || !VipIndex.serves(row.get(), key)) {
+                if (row.isEmpty() || ownedBy(row.get(), owner) || !VipIndex.serves(row.get(), key)) {
                     continue;
                 }
                 Set<Attachment> shared = new LinkedHashSet<>(targetsOf(cache, uuid));
@@ -170,7 +178,7 @@ final class Admission {
     /** Whether the owner's own row already serves the VIP on one of the shared targets. */
     private static boolean alreadyServes(String owner, String rowName, VipKey key, Set<Attachment> shared, RowCache cache) {
         for (Row r : cache.table("Load_Balancer").lookup(Planner.LB_BY_NAME, rowName)) {
-            if (ownerOf(r).filter(owner::equals).isPresent() && VipIndex.serves(r, key)) {
+            if (ownedBy(r, owner) && VipIndex.serves(r, key)) {
                 Set<Attachment> ours = new LinkedHashSet<>(targetsOf(cache, r.uuid()));
                 ours.retainAll(shared);
                 if (!ours.isEmpty()) {
@@ -216,6 +224,14 @@ final class Admission {
     static Optional<String> ownerOf(Row row) {
         return row.get("external_ids") instanceof Map<?, ?> ids && ids.get(DesiredRow.OWNER_KEY) instanceof String s
                 ? Optional.of(s) : Optional.empty();
+    }
+
+    /**
+     * Whether a load balancer's {@code external_ids} name {@code owner} as its owner; read in
+     * place, without decoding the map (admission asks this of every candidate row of every spec).
+     */
+    static boolean ownedBy(Row row, String owner) {
+        return row.mapEntryEquals(row.table().columnIndex("external_ids"), DesiredRow.OWNER_KEY, owner);
     }
 
     static String nameOf(Row row) {

@@ -2,7 +2,6 @@ package dev.ovnj.lb;
 
 import dev.ovnj.lb.plan.Target;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
-import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
@@ -13,13 +12,25 @@ import java.util.Set;
  */
 record Attachment(Target kind, String name) {
 
-    /** Where a spec wants its load balancers: its routers, switches and group. */
+    /**
+     * Where a spec wants its load balancers: its routers, switches and group, as an immutable set
+     * in no particular order. Built straight into its final form: every declaration derives it,
+     * and an ordered set copied into an immutable one was two hash tables of garbage per spec.
+     */
     static Set<Attachment> of(LoadBalancerSpec spec) {
-        Set<Attachment> out = new LinkedHashSet<>();
-        spec.routers().forEach(r -> out.add(new Attachment(Target.ROUTER, r)));
-        spec.switches().forEach(s -> out.add(new Attachment(Target.SWITCH, s)));
-        spec.group().ifPresent(g -> out.add(new Attachment(Target.GROUP, g)));
-        return out;
+        // The spec's routers and switches are sets, and the kinds differ: no duplicates.
+        Attachment[] out = new Attachment[spec.routers().size() + spec.switches().size() + (spec.group().isPresent() ? 1 : 0)];
+        int n = 0;
+        for (String r : spec.routers()) {
+            out[n++] = new Attachment(Target.ROUTER, r);
+        }
+        for (String s : spec.switches()) {
+            out[n++] = new Attachment(Target.SWITCH, s);
+        }
+        if (spec.group().isPresent()) {
+            out[n] = new Attachment(Target.GROUP, spec.group().get());
+        }
+        return Set.of(out);
     }
 
     /** E.g. {@code router lr0}. */

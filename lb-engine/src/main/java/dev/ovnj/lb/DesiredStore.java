@@ -107,14 +107,27 @@ final class DesiredStore {
         return byTarget.getOrDefault(target, Set.of());
     }
 
-    /** The specs that own (or would own) a Load_Balancer row of this name, in any owner. */
-    Set<SpecKey> byRowName(String rowName) {
-        return byRowName.getOrDefault(rowName, Set.of());
+    /**
+     * Adds the specs that own (or would own) a Load_Balancer row of this name, in any owner, to
+     * {@code out}, where {@code known} (may be null) is already: the usual answer for an owned
+     * row's name is its own spec alone, added without iterating the set (whose first iteration
+     * also left a key-set view behind for as long as the set lives).
+     */
+    void addByRowName(String rowName, SpecKey known, Set<SpecKey> out) {
+        Set<SpecKey> keys = byRowName.get(rowName);
+        if (keys == null || keys.size() == 1 && known != null && keys.contains(known)) {
+            return;
+        }
+        out.addAll(keys);
     }
 
-    /** Specs declaring a VIP. */
-    Set<SpecKey> byVip(VipKey vipKey) {
-        return claims.keys(vipKey);
+    /**
+     * Adds the specs declaring a VIP to {@code out}, where {@code known} (may be null) is already:
+     * a row event asks this for every VIP of its row, and the usual answer is only the row's own
+     * spec, found without iterating the claims.
+     */
+    void addByVip(VipKey vipKey, SpecKey known, Set<SpecKey> out) {
+        claims.addKeys(vipKey, known, out);
     }
 
     /** Specs with at least one health check: a port, switch subnet or router network change can affect them. */
@@ -291,12 +304,6 @@ final class DesiredStore {
             }
         }
 
-        /** The specs declaring a VIP: a live view, for the engine thread (the only writer) to read at once. */
-        Set<SpecKey> keys(VipKey vipKey) {
-            Map<SpecKey, Claim> m = byVip.get(vipKey);
-            return m == null ? Set.of() : Collections.unmodifiableSet(m.keySet());
-        }
-
         /**
          * The claims on a VIP: a live view (admission asks for every VIP of every spec of a pass,
          * and the common answer is the spec's own claim alone, so it is not copied). Iterating it
@@ -305,6 +312,15 @@ final class DesiredStore {
         Collection<Claim> claims(VipKey vipKey) {
             Map<SpecKey, Claim> m = byVip.get(vipKey);
             return m == null ? List.of() : Collections.unmodifiableCollection(m.values());
+        }
+
+        /** Adds the specs declaring a VIP to {@code out}; nothing to iterate if the one claim is {@code known}'s. */
+        void addKeys(VipKey vipKey, SpecKey known, Set<SpecKey> out) {
+            Map<SpecKey, Claim> m = byVip.get(vipKey);
+            if (m == null || m.size() == 1 && known != null && m.containsKey(known)) {
+                return;
+            }
+            out.addAll(m.keySet());
         }
 
         /** Adds the specs declaring any of these VIPs to {@code out}. */

@@ -87,9 +87,9 @@ final class EventMapper {
             if (r == null) {
                 continue;
             }
-            ownedKey(r, out);
-            out.addAll(desired.byRowName(Admission.nameOf(r)));
-            VipIndex.forEachKey(r, k -> out.addAll(desired.byVip(k)));
+            SpecKey own = ownedKey(r, out);
+            desired.addByRowName(Admission.nameOf(r), own, out);
+            VipIndex.forEachKey(r, k -> desired.addByVip(k, own, out));
         }
     }
 
@@ -160,8 +160,8 @@ final class EventMapper {
         }
         for (Object id : set) {
             cache.table("Load_Balancer").get((UUID) id).ifPresent(row -> {
-                ownedKey(row, out);
-                VipIndex.forEachKey(row, k -> out.addAll(desired.byVip(k)));
+                SpecKey own = ownedKey(row, out);
+                VipIndex.forEachKey(row, k -> desired.addByVip(k, own, out));
             });
         }
     }
@@ -175,11 +175,15 @@ final class EventMapper {
         return out;
     }
 
-    private static void ownedKey(Row row, Set<SpecKey> out) {
+    /** Adds the key of the spec that owns a row, if it has one, and returns it (else null). */
+    private static SpecKey ownedKey(Row row, Set<SpecKey> out) {
         if (row.get("external_ids") instanceof Map<?, ?> ids && ids.get(DesiredRow.OWNER_KEY) instanceof String owner
                 && ids.get(DesiredRow.SPEC_KEY) instanceof String spec) {
-            out.add(new SpecKey(owner, spec));
+            SpecKey key = new SpecKey(owner, spec);
+            out.add(key);
+            return key;
         }
+        return null;
     }
 
     /**

@@ -115,13 +115,14 @@ public final class OvnFeatures {
         if (rel.isEmpty()) {
             return List.of();
         }
-        List<String> out = new ArrayList<>();
+        // Made on first use: nearly every spec needs nothing the release lacks.
+        List<String> out = List.of();
         LbOptions o = spec.options();
-        need(out, rel.get(), o.affinityTimeout().isPresent(), AFFINITY_TIMEOUT);
-        need(out, rel.get(), o.hairpinSnatIp().isPresent(), HAIRPIN_SNAT_IP);
-        need(out, rel.get(), o.neighborResponder().isPresent(), NEIGHBOR_RESPONDER);
-        need(out, rel.get(), !o.selectionFields().isEmpty(), SELECTION_FIELDS);
-        need(out, rel.get(), spec.group().isPresent(), GROUPS);
+        out = need(out, rel.get(), o.affinityTimeout().isPresent(), AFFINITY_TIMEOUT);
+        out = need(out, rel.get(), o.hairpinSnatIp().isPresent(), HAIRPIN_SNAT_IP);
+        out = need(out, rel.get(), o.neighborResponder().isPresent(), NEIGHBOR_RESPONDER);
+        out = need(out, rel.get(), !o.selectionFields().isEmpty(), SELECTION_FIELDS);
+        out = need(out, rel.get(), spec.group().isPresent(), GROUPS);
         boolean checked = false;
         boolean checked6 = false;
         for (VipSpec v : spec.vips()) {
@@ -134,16 +135,20 @@ public final class OvnFeatures {
                 }
             }
         }
-        need(out, rel.get(), checked, HEALTH_CHECK);
-        need(out, rel.get(), checked6, IPV6_HEALTH_CHECK);
+        out = need(out, rel.get(), checked, HEALTH_CHECK);
+        out = need(out, rel.get(), checked6, IPV6_HEALTH_CHECK);
         return out;
     }
 
-    private static void need(List<String> out, String[] rel, boolean used, Feature f) {
+    private static List<String> need(List<String> out, String[] rel, boolean used, Feature f) {
         if (used && compare(rel[0], f.release()) < 0) {
+            if (out.isEmpty()) {
+                out = new ArrayList<>();
+            }
             out.add(f.what() + " needs OVN " + f.release() + " or later; the connected OVN is " + rel[0] + " (" + rel[1]
                     + "); nothing is written for this spec");
         }
+        return out;
     }
 
     static int compare(String a, String b) {

@@ -46,8 +46,8 @@ final class StatusBoard {
     /** Sets a status from its parts, keeping the repair counters; tells listeners when it changed. */
     SpecStatus put(SpecKey key, SpecStatus.State state, List<String> reasons, List<String> warnings, Set<UUID> rows,
                    List<ConflictingRow> conflicts, Optional<ServerError> error, long generation, long observed) {
-        long[] r = repairs.getOrDefault(key, new long[1]);
-        SpecStatus next = new SpecStatus(key.owner(), key.spec(), state, reasons, warnings, rows, r[0],
+        long[] r = repairs.get(key);
+        SpecStatus next = new SpecStatus(key.owner(), key.spec(), state, reasons, warnings, rows, r == null ? 0 : r[0],
                 Optional.ofNullable(lastRepair.get(key)), conflicts, error, generation, observed, health.getOrDefault(key, Map.of()));
         SpecStatus old = working.computeIfAbsent(key.owner(), o -> new LinkedHashMap<>()).put(key.spec(), next);
         changed(key);

@@ -3,8 +3,6 @@ package dev.ovnj.lb;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -33,30 +31,22 @@ final class StatusSnapshot extends AbstractMap<String, SpecStatus> {
     private static final int CHUNK_BITS = 7;
     /** Buckets per chunk: the unit a publication copies besides the array of chunks. */
     private static final int CHUNK = 1 << CHUNK_BITS;
-    static final StatusSnapshot EMPTY = new StatusSnapshot(newChunks(MIN_BUCKETS), MIN_BUCKETS, 0);
+    static final StatusSnapshot EMPTY = new StatusSnapshot(new Object[MIN_BUCKETS >>> CHUNK_BITS][][], MIN_BUCKETS, 0);
 
     /**
      * Never modified once this snapshot is built; a null chunk or bucket is an empty one. Bucket
-     * {@code i} is {@code chunks[i >>> CHUNK_BITS][i & (CHUNK - 1)]}.
+     * {@code i} is {@code chunks[i >>> CHUNK_BITS][i & (CHUNK - 1)]}: an array of its names and
+     * statuses, alternating, of exactly their size. An array, not a hash map: a bucket holds about
+     * eight names, and copying it costs one array instead of a map with a node per name.
      */
-    private final Map<String, SpecStatus>[][] chunks;
+    private final Object[][][] chunks;
     private final int bucketCount;
     private final int size;
 
-    private StatusSnapshot(Map<String, SpecStatus>[][] chunks, int bucketCount, int size) {
+    private StatusSnapshot(Object[][][] chunks, int bucketCount, int size) {
         this.chunks = chunks;
         this.bucketCount = bucketCount;
         this.size = size;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, SpecStatus>[][] newChunks(int bucketCount) {
-        return (Map<String, SpecStatus>[][]) new Map<?, ?>[bucketCount >>> CHUNK_BITS][];
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, SpecStatus>[] newChunk() {
-        return (Map<String, SpecStatus>[]) new Map<?, ?>[CHUNK];
     }
 
     /** A power of two giving about {@link #PER_BUCKET} names a bucket. */
@@ -68,28 +58,49 @@ final class StatusSnapshot extends AbstractMap<String, SpecStatus> {
         return n;
     }
 
+    /** The bucket of a name: the top bits of its hash times the golden ratio, spread over all buckets. */
     private static int bucket(Object name, int count) {
-        int h = name.hashCode();
-        return (h ^ (h >>> 16)) & (count - 1);
+        return (name.hashCode() * 0x9E3779B9) >>> (Integer.numberOfLeadingZeros(count) + 1);
+    }
+
+    /** Where {@code name} is in a bucket (the index of the name; its status follows), or -1. */
+    private static int indexIn(Object[] b, Object name) {
+        if (b != null) {
+            int h = name.hashCode();
+            for (int k = 0; k < b.length; k += 2) {
+                if (b[k].hashCode() == h && b[k].equals(name)) {
+                    return k;
+                }
+            }
+        }
+        return -1;
     }
 
     /** A snapshot of every entry of {@code statuses}. */
     static StatusSnapshot of(Map<String, SpecStatus> statuses) {
         int count = bucketsFor(statuses.size());
-        Map<String, SpecStatus>[][] c = newChunks(count);
+        // Counted first, so each bucket is made once at its size.
+        int[] sizes = new int[count];
+        for (String name : statuses.keySet()) {
+            sizes[bucket(name, count)] += 2;
+        }
+        Object[][][] c = new Object[count >>> CHUNK_BITS][][];
         for (Map.Entry<String, SpecStatus> e : statuses.entrySet()) {
             int i = bucket(e.getKey(), count);
-            Map<String, SpecStatus>[] chunk = c[i >>> CHUNK_BITS];
+            Object[][] chunk = c[i >>> CHUNK_BITS];
             if (chunk == null) {
-                chunk = newChunk();
+                chunk = new Object[CHUNK][];
                 c[i >>> CHUNK_BITS] = chunk;
             }
-            Map<String, SpecStatus> b = chunk[i & (CHUNK - 1)];
+            Object[] b = chunk[i & (CHUNK - 1)];
             if (b == null) {
-                b = new HashMap<>();
+                b = new Object[sizes[i]];
                 chunk[i & (CHUNK - 1)] = b;
             }
-            b.put(e.getKey(), e.getValue());
+            // sizes[i] now counts down to where this entry goes.
+            sizes[i] -= 2;
+            b[sizes[i]] = e.getKey();
+            b[sizes[i] + 1] = e.getValue();
         }
         return new StatusSnapshot(c, count, statuses.size());
     }
@@ -105,29 +116,40 @@ final class StatusSnapshot extends AbstractMap<String, SpecStatus> {
             // Most buckets would be copied anyway, or they have grown too full to copy cheaply.
             return of(current);
         }
-        Map<String, SpecStatus>[][] next = chunks.clone();
+        Object[][][] next = chunks.clone();
         int n = size;
         for (String name : changed) {
             int i = bucket(name, bucketCount);
             int c = i >>> CHUNK_BITS;
             int j = i & (CHUNK - 1);
-            Map<String, SpecStatus>[] old = chunks[c];
+            Object[][] old = chunks[c];
             if (next[c] == old) {
                 // First name in this chunk: the chunk is still shared with this snapshot.
-                next[c] = old == null ? newChunk() : old.clone();
+                next[c] = old == null ? new Object[CHUNK][] : old.clone();
             }
-            Map<String, SpecStatus> b = next[c][j];
-            if (b == null || old != null && b == old[j]) {
-                // Still this snapshot's bucket (or none): copy before writing.
-                b = b == null ? new HashMap<>() : new HashMap<>(b);
-                next[c][j] = b;
-            }
+            Object[] b = next[c][j];
+            boolean shared = old != null && b == old[j];
+            int k = indexIn(b, name);
             SpecStatus now = current.get(name);
-            SpecStatus was = now == null ? b.remove(name) : b.put(name, now);
-            if (was == null && now != null) {
-                n++;
-            } else if (was != null && now == null) {
+            if (k >= 0 && now != null) {
+                // Replaced in place, in a copy of the bucket if it is still this snapshot's.
+                if (shared) {
+                    b = b.clone();
+                    next[c][j] = b;
+                }
+                b[k + 1] = now;
+            } else if (k >= 0) {
+                Object[] less = new Object[b.length - 2];
+                System.arraycopy(b, 0, less, 0, k);
+                System.arraycopy(b, k + 2, less, k, b.length - k - 2);
+                next[c][j] = less.length == 0 ? null : less;
                 n--;
+            } else if (now != null) {
+                Object[] more = b == null ? new Object[2] : java.util.Arrays.copyOf(b, b.length + 2);
+                more[more.length - 2] = name;
+                more[more.length - 1] = now;
+                next[c][j] = more;
+                n++;
             }
         }
         return new StatusSnapshot(next, bucketCount, n);
@@ -139,9 +161,10 @@ final class StatusSnapshot extends AbstractMap<String, SpecStatus> {
             return null;
         }
         int i = bucket(key, bucketCount);
-        Map<String, SpecStatus>[] chunk = chunks[i >>> CHUNK_BITS];
-        Map<String, SpecStatus> b = chunk == null ? null : chunk[i & (CHUNK - 1)];
-        return b == null ? null : b.get(key);
+        Object[][] chunk = chunks[i >>> CHUNK_BITS];
+        Object[] b = chunk == null ? null : chunk[i & (CHUNK - 1)];
+        int k = indexIn(b, key);
+        return k < 0 ? null : (SpecStatus) b[k + 1];
     }
 
     @Override
@@ -172,22 +195,21 @@ final class StatusSnapshot extends AbstractMap<String, SpecStatus> {
     /** Read-only entries, bucket by bucket. */
     private final class Entries implements Iterator<Map.Entry<String, SpecStatus>> {
         private int next;
-        private Iterator<Map.Entry<String, SpecStatus>> current = Collections.emptyIterator();
+        private Object[] current;
+        private int at;
 
         @Override
         public boolean hasNext() {
-            while (!current.hasNext() && next < bucketCount) {
-                Map<String, SpecStatus>[] chunk = chunks[next >>> CHUNK_BITS];
+            while ((current == null || at == current.length) && next < bucketCount) {
+                Object[][] chunk = chunks[next >>> CHUNK_BITS];
                 if (chunk == null) {
                     next = (next | (CHUNK - 1)) + 1;
                     continue;
                 }
-                Map<String, SpecStatus> b = chunk[next++ & (CHUNK - 1)];
-                if (b != null) {
-                    current = b.entrySet().iterator();
-                }
+                current = chunk[next++ & (CHUNK - 1)];
+                at = 0;
             }
-            return current.hasNext();
+            return current != null && at < current.length;
         }
 
         @Override
@@ -195,8 +217,9 @@ final class StatusSnapshot extends AbstractMap<String, SpecStatus> {
             if (!hasNext()) {
                 throw new NoSuchElementException();
             }
-            Map.Entry<String, SpecStatus> e = current.next();
-            return new AbstractMap.SimpleImmutableEntry<>(e.getKey(), e.getValue());
+            Map.Entry<String, SpecStatus> e = new AbstractMap.SimpleImmutableEntry<>((String) current[at], (SpecStatus) current[at + 1]);
+            at += 2;
+            return e;
         }
     }
 }

@@ -102,11 +102,20 @@ final class VipIndex {
         return false;
     }
 
+    /** Protocol.values() clones its array on every call; this is read for every row event. */
+    private static final Protocol[] PROTOCOLS = Protocol.values();
+
+    /**
+     * A row's protocol: its {@code protocol} set's element, TCP when empty (or not a set), null
+     * when OVN knows no such protocol. Tested in place: the set is not decoded.
+     */
     static Protocol protocol(Row row) {
-        Object p = row.get("protocol");
-        String wire = p instanceof Set<?> s && !s.isEmpty() ? String.valueOf(s.iterator().next()) : "tcp";
-        for (Protocol candidate : Protocol.values()) {
-            if (candidate.wireValue().equals(wire)) {
+        int column = row.table().columnIndex("protocol");
+        if (!row.table().columns().get(column).type().isSet() || row.columnEquals(column, Set.of())) {
+            return Protocol.TCP;
+        }
+        for (Protocol candidate : PROTOCOLS) {
+            if (row.columnContains(column, candidate.wireValue())) {
                 return candidate;
             }
         }

@@ -99,4 +99,41 @@ class StatusSnapshotTest {
         snap = snap.with(List.of("s5"), working);
         assertThat(snap).hasSize(99_999).doesNotContainKey("s5").isEqualTo(working);
     }
+
+    @Test
+    void removalsReAddsAndRepeatsInOnePublicationKeepEveryBucketRight() {
+        Map<String, SpecStatus> working = new HashMap<>();
+        for (int i = 0; i < 20_000; i++) {
+            working.put("s" + i, status("s" + i, SpecStatus.State.APPLIED, 1));
+        }
+        StatusSnapshot first = StatusSnapshot.of(working);
+        Map<String, SpecStatus> before = new HashMap<>(working);
+        List<String> changed = new java.util.ArrayList<>();
+        for (int i = 0; i < 2_000; i += 3) {
+            // Removed, then named again (still absent); another removed and re-added; a third replaced twice.
+            working.remove("s" + i);
+            changed.add("s" + i);
+            changed.add("s" + i);
+            working.put("s" + (i + 1), status("s" + (i + 1), SpecStatus.State.PENDING, 2));
+            changed.add("s" + (i + 1));
+            changed.add("s" + (i + 1));
+            working.put("n" + i, status("n" + i, SpecStatus.State.APPLYING, 1));
+            changed.add("n" + i);
+        }
+        StatusSnapshot second = first.with(changed, working);
+        assertThat(second).hasSize(working.size()).isEqualTo(working);
+        assertThat(first).isEqualTo(before);
+        // Everything removed comes back in the next publication, bucket arrays growing again.
+        List<String> back = new java.util.ArrayList<>();
+        for (int i = 0; i < 2_000; i += 3) {
+            working.put("s" + i, status("s" + i, SpecStatus.State.WAITING, 3));
+            back.add("s" + i);
+        }
+        StatusSnapshot third = second.with(back, working);
+        assertThat(third).hasSize(working.size()).isEqualTo(working);
+        assertThat(second).doesNotContainKey("s0");
+        assertThat(third.get("s0").state()).isEqualTo(SpecStatus.State.WAITING);
+        long distinct = third.entrySet().stream().map(Map.Entry::getKey).distinct().count();
+        assertThat(distinct).isEqualTo(working.size());
+    }
 }

@@ -6,6 +6,7 @@ import dev.ovnj.ovsdb.cache.IndexSpec;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.cache.TableCache;
 import dev.ovnj.ovsdb.data.Row;
+import dev.ovnj.ovsdb.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -145,12 +146,20 @@ public final class Planner {
 
         LoadBalancerPlan plan(Collection<LoadBalancerSpec> specs, Function<LoadBalancerSpec, List<DesiredRow>> rowsOf,
                               Set<String> keep, Set<String> scope) {
-            Map<String, Row> owned = new HashMap<>();
-            List<Row> duplicates = new ArrayList<>();
-            for (Row r : ownedRows(scope)) {
-                Row prev = owned.putIfAbsent(LoadBalancer.NAME.read(r).orElse(""), r);
-                if (prev != null) {
-                    duplicates.add(r);
+            List<Row> ownedRows = ownedRows(scope);
+            Map<String, Row> owned;
+            List<Row> duplicates = List.of();
+            if (ownedRows.size() <= 1) {
+                // A run plans one spec, nearly always of one row: no hash map for it.
+                owned = ownedRows.isEmpty() ? Map.of() : Map.of(LoadBalancer.NAME.read(ownedRows.get(0)).orElse(""), ownedRows.get(0));
+            } else {
+                owned = new HashMap<>();
+                duplicates = new ArrayList<>();
+                for (Row r : ownedRows) {
+                    Row prev = owned.putIfAbsent(LoadBalancer.NAME.read(r).orElse(""), r);
+                    if (prev != null) {
+                        duplicates.add(r);
+                    }
                 }
             }
             Set<String> missingGroups = Set.of();
@@ -174,11 +183,17 @@ public final class Planner {
                 }
             }
             // The names only matter when some owned row may be unwanted.
-            Set<String> wanted = owned.isEmpty() ? null : new HashSet<>();
+            // A list while it is short (one spec's row or two): a hash set per run was garbage.
+            Collection<String> wanted = owned.isEmpty() ? null : new ArrayList<>(2);
             for (LoadBalancerSpec spec : specs) {
                 List<DesiredRow> rows = rowsOf.apply(spec);
                 if (wanted != null) {
-                    rows.forEach(d -> wanted.add(d.rowName()));
+                    for (DesiredRow d : rows) {
+                        wanted.add(d.rowName());
+                    }
+                    if (wanted.size() > 8 && wanted instanceof List<String>) {
+                        wanted = new HashSet<>(wanted);
+                    }
                 }
                 Optional<String> group = spec.group();
                 if (group.isPresent() && missingGroups.contains(group.get())) {
@@ -196,19 +211,27 @@ public final class Planner {
                         changes.add(new PlanChange.CreateRow(d));
                         attachments(spec, d, null);
                     } else {
+                        // One row per spec and protocol: an immutable set of one, as statuses keep it.
                         if (uuids.isEmpty()) {
-                            uuids = new HashSet<>();
+                            uuids = Set.of(existing.uuid());
+                        } else {
+                            uuids = new HashSet<>(uuids);
+                            uuids.add(existing.uuid());
                         }
-                        uuids.add(existing.uuid());
                         diffColumns(d, existing);
                         attachments(spec, d, existing.uuid());
                     }
                 }
                 if (changes.size() == before && !pending.containsKey(spec.name())) {
+                    // One spec (the engine's run): a map of one, which the plan keeps as it is.
                     if (applied.isEmpty()) {
-                        applied = new LinkedHashMap<>();
+                        applied = Map.of(spec.name(), uuids);
+                    } else {
+                        if (applied.size() == 1 && !(applied instanceof LinkedHashMap)) {
+                            applied = new LinkedHashMap<>(applied);
+                        }
+                        applied.put(spec.name(), uuids);
                     }
-                    applied.put(spec.name(), uuids);
                 }
             }
             for (Map.Entry<String, Row> e : owned.entrySet()) {
@@ -225,15 +248,31 @@ public final class Planner {
             if (scope == null) {
                 return lbs.lookup(LB_BY_OWNER, owner);
             }
+            if (scope.size() == 1) {
+                // The engine's case, one spec: the index's answer itself when every row is the owner's.
+                List<Row> found = lbs.lookup(LB_BY_SPEC, scope.iterator().next());
+                boolean all = true;
+                for (Row r : found) {
+                    all &= ownedBy(r);
+                }
+                if (all) {
+                    return found;
+                }
+            }
             List<Row> out = new ArrayList<>();
             for (String spec : scope) {
                 for (Row r : lbs.lookup(LB_BY_SPEC, spec)) {
-                    if (owner.equals(idOf(r, DesiredRow.OWNER_KEY))) {
+                    if (ownedBy(r)) {
                         out.add(r);
                     }
                 }
             }
             return out;
+        }
+
+        /** Whether a row's {@code external_ids} name this run's owner, read in place. */
+        private boolean ownedBy(Row row) {
+            return row.mapEntryEquals(row.table().columnIndex("external_ids"), DesiredRow.OWNER_KEY, owner);
         }
 
         private static String specOf(Row row) {
@@ -247,26 +286,28 @@ public final class Planner {
 
         private void reportForeignNamesakes(DesiredRow d) {
             for (Row r : lbs.lookup(LB_BY_NAME, d.rowName())) {
-                // Read in place: the typed column would copy the row's external_ids for every plan.
-                String rowOwner = idOf(r, DesiredRow.OWNER_KEY);
-                if (!owner.equals(rowOwner)) {
-                    conflicts.add("load balancer " + r.uuid() + " named " + d.rowName() + " belongs to "
-                            + (rowOwner == null ? "another client (no ovnj.owner)" : "owner " + rowOwner) + "; it is left alone");
+                // Compared in place: the owner's own row (the usual answer) decodes nothing.
+                if (ownedBy(r)) {
+                    continue;
                 }
+                String rowOwner = idOf(r, DesiredRow.OWNER_KEY);
+                conflicts.add("load balancer " + r.uuid() + " named " + d.rowName() + " belongs to "
+                        + (rowOwner == null ? "another client (no ovnj.owner)" : "owner " + rowOwner) + "; it is left alone");
             }
         }
 
         private void diffColumns(DesiredRow d, Row existing) {
-            // The cached row's own map (string keys and values), not a typed copy of it.
-            @SuppressWarnings("unchecked")
-            Map<String, String> have = existing.get("vips") instanceof Map<?, ?> m ? (Map<String, String>) m : Map.of();
+            TableSchema table = existing.table();
             // Made on first use: a row that is already right (every row a converge verifies)
             // needs none of them.
             Set<String> delete = Set.of();
             Map<String, String> insert = Map.of();
-            // A cached row's map compares in place (PackedMap.equals decodes nothing), so a row that
-            // is already right skips the walks below, which decode every backend list they read.
-            if (!have.equals(d.vips())) {
+            // Each column is compared in place (Row.columnEquals decodes nothing), so a row that is
+            // already right skips the walks below, which decode every backend list they read.
+            if (!existing.columnEquals(table.columnIndex("vips"), d.vips())) {
+                // The cached row's own map (string keys and values), not a typed copy of it.
+                @SuppressWarnings("unchecked")
+                Map<String, String> have = existing.get("vips") instanceof Map<?, ?> m ? (Map<String, String>) m : Map.of();
                 for (Map.Entry<String, String> e : have.entrySet()) {
                     String want = d.vips().get(e.getKey());
                     if (!e.getValue().equals(want)) {
@@ -287,16 +328,16 @@ public final class Planner {
             }
             Map<String, Object> set = Map.of();
             Set<String> protocol = Set.of(d.protocol().wireValue());
-            if (!Objects.equals(existing.get("protocol"), protocol)) {
+            if (!existing.columnEquals(table.columnIndex("protocol"), protocol)) {
                 set = with(set, "protocol", protocol);
             }
-            if (!Objects.equals(existing.get("options"), d.options())) {
+            if (!existing.columnEquals(table.columnIndex("options"), d.options())) {
                 set = with(set, "options", d.options());
             }
-            if (!Objects.equals(existing.get("selection_fields"), d.selectionFields())) {
+            if (!existing.columnEquals(table.columnIndex("selection_fields"), d.selectionFields())) {
                 set = with(set, "selection_fields", d.selectionFields());
             }
-            if (!Objects.equals(existing.get("external_ids"), d.externalIds())) {
+            if (!existing.columnEquals(table.columnIndex("external_ids"), d.externalIds())) {
                 set = with(set, "external_ids", d.externalIds());
             }
             if (!delete.isEmpty() || !insert.isEmpty()) {
@@ -429,11 +470,24 @@ public final class Planner {
 
         private void detachOthers(Target target, TableCache table, IndexSpec byLb, UUID lb, String rowName, Set<String> keep) {
             for (Row t : table.lookup(byLb, lb)) {
-                String name = (String) t.get("name");
-                if (!keep.contains(name)) {
-                    changes.add(new PlanChange.Detach(target, name, t.uuid(), lb, rowName));
+                if (!named(t, keep)) {
+                    changes.add(new PlanChange.Detach(target, (String) t.get("name"), t.uuid(), lb, rowName));
                 }
             }
+        }
+
+        /** Whether a row's name is one of {@code names}: {@code names.contains(row.get("name"))}, compared in place. */
+        private static boolean named(Row row, Set<String> names) {
+            if (names.isEmpty()) {
+                return false;
+            }
+            int name = row.table().columnIndex("name");
+            for (String n : names) {
+                if (row.columnEquals(name, n)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private void pendingFor(LoadBalancerSpec spec, String reason) {
@@ -452,8 +506,8 @@ public final class Planner {
         }
 
         private static boolean contains(Row row, String column, UUID uuid) {
-            Object v = row.get(column);
-            return v instanceof Set<?> s && s.contains(uuid);
+            // In place: a router's inline set of groups is not decoded to find one UUID.
+            return row.columnContains(row.table().columnIndex(column), uuid);
         }
     }
 }

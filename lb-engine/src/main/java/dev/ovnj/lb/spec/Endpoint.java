@@ -105,6 +105,15 @@ public record Endpoint(InetAddress address, int port) {
     }
 
     /**
+     * Whether text is {@code a.b.c.d:port} written canonically: what {@link #normalize} returns
+     * unchanged, and {@link #parse} reads as an IPv4 endpoint with a port.
+     */
+    static boolean isPlainIpv4WithPort(String text) {
+        long plain = plainIpv4(text);
+        return plain >= 0 && (plain & 0xffff) != 0;
+    }
+
+    /**
      * Recognizes {@code a.b.c.d} or {@code a.b.c.d:port} written canonically (decimal octets
      * without leading zeros, a port in 1..65535 without leading zeros, nothing around them)
      * without a regular expression or an address lookup: the planner and admission see every

@@ -131,7 +131,18 @@ public final class SpecValidator {
             errors.add(new SpecError(owner, name, field + ".vip", "\"" + v.vip() + "\" needs a port (1..65535)"));
         }
         java.util.Set<String> seen = new java.util.HashSet<>();
+        boolean plainVip = !vip.isIpv6() && vip.hasPort();
         for (int b = 0; b < v.backends().size(); b++) {
+            String text = v.backends().get(b);
+            if (plainVip && Endpoint.isPlainIpv4WithPort(text)) {
+                // The usual backend, a.b.c.d:port of an IPv4 VIP with a port: right in family and
+                // port, its own normal form; only a repeat is wrong. Checked without an Endpoint,
+                // an address object or a field name per backend (every declaration validates).
+                if (!seen.add(text)) {
+                    errors.add(new SpecError(owner, name, field + ".backends[" + b + "]", "\"" + text + "\" is listed twice"));
+                }
+                continue;
+            }
             String bf = field + ".backends[" + b + "]";
             Endpoint be;
             try {

@@ -96,4 +96,16 @@ class SpecValidatorTest {
         assertThat(errors(base().vip(VipSpec.tcp("[fd00::1]:80", "[fd00::2]:80").withHealthCheck(hc.withSourceIp("fd00::fe"))
                 .withBackendPort("fd00::2", "web")).healthCheckSources(Map.of("ls", List.of("10.0.0.250", "fd00::fe"))).build())).isEmpty();
     }
+
+    @Test
+    void plainIpv4BackendsAreCheckedAgainstTheVipAsAnyOther() {
+        // Canonical a.b.c.d:port backends take a shortcut only under an IPv4 VIP with a port.
+        assertThat(errors(base().tcp("[fd00::1]:80", "10.0.0.2:80").build()))
+                .containsExactly("vips[0].backends[0]: \"10.0.0.2:80\" is IPv4 but the VIP [fd00::1]:80 is IPv6");
+        assertThat(errors(base().tcp("10.0.0.1", "10.0.0.2:80").build())).containsExactly("vips[0].vip: \"10.0.0.1\" needs a port (1..65535)");
+        assertThat(errors(base().tcp("10.0.0.1:80", "10.0.0.3:80", "10.0.0.2:80", "10.0.0.3:80", "10.0.0.2:8080").build()))
+                .containsExactly("vips[0].backends[2]: \"10.0.0.3:80\" is listed twice");
+        assertThat(errors(base().tcp("10.0.0.1:80", "10.0.0.2:80", "10.0.0.02:80").build())).singleElement().asString()
+                .startsWith("vips[0].backends[1]");
+    }
 }

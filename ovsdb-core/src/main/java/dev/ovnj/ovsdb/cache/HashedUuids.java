@@ -61,6 +61,15 @@ public final class HashedUuids {
     }
 
     /**
+     * The rows under a hash as kept, for a caller in this package that looks up on every read and
+     * wants no list around the usual single row: null, one {@link UUID}, or a live set of several.
+     */
+    Object rowsUnder(int hash) {
+        int i = slotOf(hash);
+        return i < 0 ? null : rowsAt[i];
+    }
+
+    /**
      * Adds a row under a hash; nothing if it is there already.
      *
      * @param hash a hash from {@link #hash(Object)}

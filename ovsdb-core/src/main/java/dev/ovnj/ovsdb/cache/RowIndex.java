@@ -54,15 +54,17 @@ final class RowIndex {
 
     /** The rows whose current value has {@code key}, in the order they joined; callers hold the cache's lock. */
     List<Row> lookup(Object key) {
-        Collection<UUID> ids = entries.get(HashedUuids.hash(key));
-        if (ids.size() <= 1) {
-            // The common answers, none or one row (a name, a unique key), without an ArrayList.
-            if (ids.isEmpty()) {
-                return List.of();
-            }
-            Row row = rows.get(ids.iterator().next());
+        Object under = entries.rowsUnder(HashedUuids.hash(key));
+        if (under == null) {
+            return List.of();
+        }
+        if (under instanceof UUID id) {
+            // The common answer, one row (a name, a unique key), without a list of candidates.
+            Row row = rows.get(id);
             return row != null && has(row, key) ? List.of(row) : List.of();
         }
+        @SuppressWarnings("unchecked")
+        Collection<UUID> ids = (Collection<UUID>) under;
         List<Row> out = new ArrayList<>(ids.size());
         for (UUID id : ids) {
             Row row = rows.get(id);
@@ -78,6 +80,11 @@ final class RowIndex {
      * whose 10,000-element load_balancer set gains one element costs one index update, not 20,000.
      */
     void replace(Row old, Row row) {
+        if (old.packedAlike(row, column)) {
+            // The indexed column did not change (an update of other columns): nothing moves,
+            // found without decoding either row's column.
+            return;
+        }
         Collection<?> before = keys(old);
         Collection<?> after = keys(row);
         if (before instanceof Set<?> b && after instanceof Set<?> a && !spec.unique()) {
@@ -132,12 +139,12 @@ final class RowIndex {
         entries.add(h, uuid);
     }
 
+    /** Whether a candidate row has the key, tested on its packed column without decoding it. */
     private boolean has(Row row, Object key) {
-        Object v = row.get(column);
         if (spec.mapKey() != null) {
-            return v instanceof Map<?, ?> m && key.equals(m.get(spec.mapKey()));
+            return row.mapEntryEquals(column, spec.mapKey(), key);
         }
-        return v instanceof Set<?> s ? s.contains(key) : key.equals(v);
+        return row.columnContains(column, key);
     }
 
     /** Whether {@code set} holds an element with {@code key}'s hash code (equal hash codes, equal index hashes). */

@@ -311,6 +311,11 @@ final class PackedColumns {
      */
     static Object value(TableSchema table, Object data, int i) {
         byte[] b = bytes(data);
+        return readValue(b, position(table, b, i), table.columns().get(i).type(), data);
+    }
+
+    /** Where the stored value of column {@code i} starts. */
+    private static int position(TableSchema table, byte[] b, int i) {
         List<ColumnSchema> columns = table.columns();
         int pos = 1 + ((columns.size() + 7) >>> 3);
         for (int j = 1; j < i; j++) {
@@ -318,7 +323,203 @@ final class PackedColumns {
                 pos = skipValue(b, pos, columns.get(j).type());
             }
         }
-        return readValue(b, pos, columns.get(i).type(), data);
+        return pos;
+    }
+
+    // In-place comparisons: each answers what the same test on the decoded value would, without
+    // building the column's strings, set or map (an index lookup and the engine's planner test a
+    // column of every candidate row on every pass, and a decoded value was garbage at once).
+
+    /**
+     * Whether the stored value of column {@code i} equals {@code value}, as
+     * {@code value.equals(value(table, data, i))} would say.
+     *
+     * @param table the table schema
+     * @param data the row's data
+     * @param i the column's position, stored, not {@code _uuid}
+     * @param value a value in the representation of {@link ValueCodec}
+     * @return true if equal
+     */
+    static boolean valueEquals(TableSchema table, Object data, int i, Object value) {
+        byte[] b = bytes(data);
+        int pos = position(table, b, i);
+        ColumnType type = table.columns().get(i).type();
+        if (type.isScalar()) {
+            return atomEquals(b, pos, type.key().type(), value);
+        }
+        int h = varint(b, pos);
+        if ((h & 1) != 0) {
+            return value.equals(((Object[]) data)[1 + (h >>> 1)]);
+        }
+        pos += varintWidth(h);
+        int count = varint(b, pos);
+        pos += varintWidth(count);
+        AtomicType keyType = type.key().type();
+        if (type.isMap()) {
+            if (!(value instanceof Map<?, ?> map) || map.size() != count) {
+                return false;
+            }
+            AtomicType valueType = type.value().orElseThrow().type();
+            // Equal sizes and distinct packed keys: equal when every entry of the other map is found.
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                if (e.getKey() == null || e.getValue() == null) {
+                    return false;
+                }
+                int at = mapValueAt(b, pos, count, keyType, valueType, e.getKey());
+                if (at < 0 || !atomEquals(b, at, valueType, e.getValue())) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (!(value instanceof Set<?> set) || set.size() != count) {
+            return false;
+        }
+        // Equal sizes and distinct elements on both sides: equal when every element is found.
+        for (Object atom : set) {
+            if (atom == null || !setHas(b, pos, count, keyType, atom)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether column {@code i} of two rows of the same table is packed alike: both unstored, or
+     * stored as equal bytes, or as the same kept object. True means equal values; false means
+     * only that they must be compared decoded (equal maps and sets may be packed in other orders).
+     *
+     * @param table the rows' table schema
+     * @param a one row's data
+     * @param b the other row's data
+     * @param i the column's position, not {@code _uuid}
+     * @return true if packed alike
+     */
+    static boolean packedAlike(TableSchema table, Object a, Object b, int i) {
+        if (partial(a) != partial(b) || stored(a, i) != stored(b, i)) {
+            return false;
+        }
+        if (!stored(a, i)) {
+            return true;
+        }
+        byte[] ba = bytes(a);
+        byte[] bb = bytes(b);
+        ColumnType type = table.columns().get(i).type();
+        int pa = position(table, ba, i);
+        int pb = position(table, bb, i);
+        if (!type.isScalar()) {
+            int ha = varint(ba, pa);
+            int hb = varint(bb, pb);
+            if ((ha & 1) != 0 || (hb & 1) != 0) {
+                return (ha & 1) != 0 && (hb & 1) != 0 && ((Object[]) a)[1 + (ha >>> 1)] == ((Object[]) b)[1 + (hb >>> 1)];
+            }
+        }
+        int ea = skipValue(ba, pa, type);
+        int eb = skipValue(bb, pb, type);
+        return Arrays.equals(ba, pa, ea, bb, pb, eb);
+    }
+
+    /**
+     * Whether the stored map column {@code i} maps {@code key} to {@code value}, as
+     * {@code value.equals(map.get(key))} on the decoded map would say.
+     *
+     * @param table the table schema
+     * @param data the row's data
+     * @param i the position of a stored map column
+     * @param key the key
+     * @param value the value, not null
+     * @return true if the map has that entry
+     */
+    static boolean mapHas(TableSchema table, Object data, int i, Object key, Object value) {
+        byte[] b = bytes(data);
+        int pos = position(table, b, i);
+        ColumnType type = table.columns().get(i).type();
+        int h = varint(b, pos);
+        if ((h & 1) != 0) {
+            return value.equals(((Map<?, ?>) ((Object[]) data)[1 + (h >>> 1)]).get(key));
+        }
+        pos += varintWidth(h);
+        int count = varint(b, pos);
+        pos += varintWidth(count);
+        AtomicType valueType = type.value().orElseThrow().type();
+        int at = mapValueAt(b, pos, count, type.key().type(), valueType, key);
+        return at >= 0 && atomEquals(b, at, valueType, value);
+    }
+
+    /**
+     * Whether the stored set column {@code i} holds {@code atom} (a scalar column: equals it), as
+     * {@code set.contains(atom)} on the decoded set would say.
+     *
+     * @param table the table schema
+     * @param data the row's data
+     * @param i the position of a stored set or scalar column
+     * @param atom the element, not null
+     * @return true if held
+     */
+    static boolean setHas(TableSchema table, Object data, int i, Object atom) {
+        byte[] b = bytes(data);
+        int pos = position(table, b, i);
+        ColumnType type = table.columns().get(i).type();
+        if (type.isScalar()) {
+            return atomEquals(b, pos, type.key().type(), atom);
+        }
+        int h = varint(b, pos);
+        if ((h & 1) != 0) {
+            return ((Collection<?>) ((Object[]) data)[1 + (h >>> 1)]).contains(atom);
+        }
+        pos += varintWidth(h);
+        int count = varint(b, pos);
+        return setHas(b, pos + varintWidth(count), count, type.key().type(), atom);
+    }
+
+    private static boolean setHas(byte[] b, int pos, int count, AtomicType type, Object atom) {
+        for (int k = 0; k < count; k++) {
+            if (atomEquals(b, pos, type, atom)) {
+                return true;
+            }
+            pos = skipAtom(b, pos, type);
+        }
+        return false;
+    }
+
+    /**
+     * Where the value of the entry with {@code key} starts among {@code count} packed entries from
+     * {@code pos}, or -1.
+     */
+    static int mapValueAt(byte[] b, int pos, int count, AtomicType keyType, AtomicType valueType, Object key) {
+        for (int k = 0; k < count; k++) {
+            int value = skipAtom(b, pos, keyType);
+            if (atomEquals(b, pos, keyType, key)) {
+                return value;
+            }
+            pos = skipAtom(b, value, valueType);
+        }
+        return -1;
+    }
+
+    /**
+     * Whether the atom at {@code pos} equals {@code atom}, as {@code atom.equals(readAtom(b, pos, type))}
+     * would say; strings and UUIDs are compared in place.
+     *
+     * @param b packed bytes
+     * @param pos where the atom starts
+     * @param type its type
+     * @param atom the atom to compare with
+     * @return true if equal
+     */
+    static boolean atomEquals(byte[] b, int pos, AtomicType type, Object atom) {
+        switch (type) {
+            case STRING:
+                return atom instanceof String s && stringEquals(b, pos, s);
+            case UUID:
+                if (atom instanceof UUID u) {
+                    return b[pos] == UUID_PLAIN && fixed64(b, pos + 1) == u.getMostSignificantBits()
+                            && fixed64(b, pos + 9) == u.getLeastSignificantBits();
+                }
+                return atom instanceof NamedUuid named && b[pos] == UUID_NAMED && stringEquals(b, pos + 1, named.name());
+            default:
+                return atom.equals(readAtom(b, pos, type));
+        }
     }
 
     // Readers and skippers take a position and return the position after what they read, so a

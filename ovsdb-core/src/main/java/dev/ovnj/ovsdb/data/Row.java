@@ -301,6 +301,92 @@ public final class Row {
         return (T) value;
     }
 
+    // In-place tests: the same answers as the equality tests written on get(index), read from the
+    // packed bytes without decoding the column (no strings, set or map built), for code that tests
+    // a column of many rows, such as an index checking its candidates.
+
+    /**
+     * Whether column {@code index} equals {@code value}: {@code value.equals(get(index))}, compared
+     * without decoding the column where it can (strings, UUIDs, and sets and maps of them).
+     *
+     * @param index the column position
+     * @param value a value in the representation of {@link ValueCodec}
+     * @return true if equal; false if this partial row does not carry the column
+     */
+    public boolean columnEquals(int index, Object value) {
+        Objects.requireNonNull(value, "value");
+        if (index != TableSchema.UUID_INDEX && PackedColumns.stored(data, index)) {
+            return PackedColumns.valueEquals(table, data, index, value);
+        }
+        return value.equals(valueAt(index));
+    }
+
+    /**
+     * A quick test that column {@code index} is unchanged between two rows of one table: true
+     * when both carry it packed alike (equal bytes, or the same kept set or map), which means the
+     * values are equal; false means they may still be equal and must be compared with
+     * {@code equals} (a map or set may be packed in another order). Compares no decoded values:
+     * a cache update tests every indexed column this way.
+     *
+     * @param other a row of the same table
+     * @param index the column position
+     * @return true if certainly equal
+     */
+    public boolean packedAlike(Row other, int index) {
+        if (other.table != table) {
+            return false;
+        }
+        if (index == TableSchema.UUID_INDEX) {
+            return Objects.equals(uuid, other.uuid);
+        }
+        return PackedColumns.packedAlike(table, data, other.data, index);
+    }
+
+    /**
+     * Whether map column {@code index} maps {@code key} to {@code value}: the same as
+     * {@code get(index) instanceof Map<?, ?> m && value.equals(m.get(key))}, compared without
+     * decoding the map.
+     *
+     * @param index the column position
+     * @param key the map key
+     * @param value the value
+     * @return true if the map has that entry; false for a column that is not a map or that this
+     *     partial row does not carry
+     */
+    public boolean mapEntryEquals(int index, Object key, Object value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        if (!table.columns().get(index).type().isMap()) {
+            return false;
+        }
+        if (PackedColumns.stored(data, index)) {
+            return PackedColumns.mapHas(table, data, index, key, value);
+        }
+        return valueAt(index) instanceof Map<?, ?> m && value.equals(m.get(key));
+    }
+
+    /**
+     * Whether column {@code index} holds {@code atom}: for a set column
+     * {@code get(index).contains(atom)}, for any other column {@link #columnEquals}; compared
+     * without decoding the column.
+     *
+     * @param index the column position
+     * @param atom the element
+     * @return true if held; false if this partial row does not carry the column
+     */
+    public boolean columnContains(int index, Object atom) {
+        Objects.requireNonNull(atom, "atom");
+        ColumnType type = table.columns().get(index).type();
+        if (type.isMap() || index == TableSchema.UUID_INDEX) {
+            return columnEquals(index, atom);
+        }
+        if (PackedColumns.stored(data, index)) {
+            return PackedColumns.setHas(table, data, index, atom);
+        }
+        Object v = valueAt(index);
+        return v instanceof Set<?> set ? set.contains(atom) : atom.equals(v);
+    }
+
     /**
      * Returns a copy with some columns replaced.
      *
