@@ -1,5 +1,6 @@
 package dev.ovnj.ovsdb.data;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.ovnj.ovsdb.schema.AtomicType;
 import dev.ovnj.ovsdb.schema.BaseType;
 import dev.ovnj.ovsdb.schema.ColumnSchema;
@@ -78,17 +79,36 @@ final class PackedColumns {
      * @return the row's data
      */
     static Object pack(TableSchema table, Object[] values, boolean partial) {
+        return pack(table, values, null, partial);
+    }
+
+    /**
+     * Packs a row whose columns are partly still JSON: a column is stored if it has a Java value
+     * or a JSON value.
+     *
+     * @param table the table schema
+     * @param values one Java value per column, null where none; {@code values[0]} (the UUID) is
+     *     only tested for null
+     * @param json the columns packed from JSON (measured by {@link PackedJson}), or null for none
+     * @param partial whether the row is partial
+     * @return the row's data
+     */
+    static Object pack(TableSchema table, Object[] values, PackedJson.Columns json, boolean partial) {
         List<ColumnSchema> columns = table.columns();
         int n = columns.size();
         // Measured first, so the bytes are written once into an array of their exact size.
         int size = 1 + ((n + 7) >>> 3);
         int kept = 0;
         for (int i = 1; i < n; i++) {
+            ColumnType type = columns.get(i).type();
+            if (json != null && json.json[i] != null) {
+                size += PackedJson.packedSize(type, json.measured[i]);
+                continue;
+            }
             Object v = values[i];
             if (v == null) {
                 continue;
             }
-            ColumnType type = columns.get(i).type();
             if (!type.isScalar() && sizeOf(v) > INLINE_MAX) {
                 size += varintWidth((kept++ << 1) | 1);
             } else {
@@ -100,11 +120,14 @@ final class PackedColumns {
         int bitmap = out.size;
         out.size += (n + 7) >>> 3;
         for (int i = 0; i < n; i++) {
-            if (values[i] == null) {
+            JsonNode fromJson = json == null ? null : json.json[i];
+            if (values[i] == null && fromJson == null) {
                 continue;
             }
             out.bytes[bitmap + (i >>> 3)] |= (byte) (1 << (i & 7));
-            if (i != TableSchema.UUID_INDEX) {
+            if (fromJson != null) {
+                PackedJson.write(out, columns.get(i).type(), fromJson, json.measured[i]);
+            } else if (i != TableSchema.UUID_INDEX) {
                 packValue(out, columns.get(i).type(), values[i]);
             }
         }
@@ -152,15 +175,7 @@ final class PackedColumns {
 
     private static int sizeOfAtom(AtomicType type, Object atom) {
         return switch (type) {
-            case INTEGER -> {
-                long v = (Long) atom;
-                long z = (v << 1) ^ (v >> 63);
-                int width = 1;
-                for (z >>>= 7; z != 0; z >>>= 7) {
-                    width++;
-                }
-                yield width;
-            }
+            case INTEGER -> zigzagWidth((Long) atom);
             case REAL -> 8;
             case BOOLEAN -> 1;
             case STRING -> sizeOfString((String) atom);
@@ -168,7 +183,18 @@ final class PackedColumns {
         };
     }
 
-    private static int sizeOfString(String s) {
+    /** The bytes an integer atom takes: a zigzag varint. */
+    static int zigzagWidth(long v) {
+        long z = (v << 1) ^ (v >> 63);
+        int width = 1;
+        for (z >>>= 7; z != 0; z >>>= 7) {
+            width++;
+        }
+        return width;
+    }
+
+    /** The bytes a string atom takes. */
+    static int sizeOfString(String s) {
         int length = s.length();
         int form = formOf(s);
         int bytes = switch (form) {
@@ -223,10 +249,7 @@ final class PackedColumns {
 
     private static void packAtom(Sink out, BaseType base, Object atom) {
         switch (base.type()) {
-            case INTEGER -> {
-                long v = (Long) atom;
-                out.varlong((v << 1) ^ (v >> 63));
-            }
+            case INTEGER -> out.zigzag((Long) atom);
             case REAL -> out.fixed64(Double.doubleToRawLongBits((Double) atom));
             case BOOLEAN -> out.write((Boolean) atom ? 1 : 0);
             case STRING -> packString(out, (String) atom);
@@ -236,15 +259,21 @@ final class PackedColumns {
                     packString(out, named.name());
                 } else {
                     UUID u = (UUID) atom;
-                    out.write(UUID_PLAIN);
-                    out.fixed64(u.getMostSignificantBits());
-                    out.fixed64(u.getLeastSignificantBits());
+                    packUuid(out, u.getMostSignificantBits(), u.getLeastSignificantBits());
                 }
             }
         }
     }
 
-    private static void packString(Sink out, String s) {
+    /** Writes a UUID atom (not a named one) from its two halves. */
+    static void packUuid(Sink out, long mostSignificantBits, long leastSignificantBits) {
+        out.write(UUID_PLAIN);
+        out.fixed64(mostSignificantBits);
+        out.fixed64(leastSignificantBits);
+    }
+
+    /** Writes a string atom. */
+    static void packString(Sink out, String s) {
         int length = s.length();
         switch (formOf(s)) {
             case FORM_NIBBLES -> {
@@ -492,7 +521,7 @@ final class PackedColumns {
     }
 
     /** The bytes the varint encoding of {@code v} (a non-negative int) takes. */
-    private static int varintWidth(int v) {
+    static int varintWidth(int v) {
         int width = 1;
         for (int rest = v >>> 7; rest != 0; rest >>>= 7) {
             width++;
@@ -511,7 +540,7 @@ final class PackedColumns {
     // ------------------------------------------------------------------ buffers
 
     /** An output buffer of the measured size, with the objects that values refer to. */
-    private static final class Sink {
+    static final class Sink {
         byte[] bytes;
         int size;
         Object[] objects;
@@ -535,6 +564,10 @@ final class PackedColumns {
                 v >>>= 7;
             }
             bytes[size++] = (byte) v;
+        }
+
+        void zigzag(long v) {
+            varlong((v << 1) ^ (v >> 63));
         }
 
         void fixed64(long v) {

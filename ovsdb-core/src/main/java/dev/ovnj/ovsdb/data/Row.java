@@ -134,24 +134,26 @@ public final class Row {
      * @throws IllegalArgumentException if the JSON names an unknown column or a different UUID
      */
     public static Row fromJson(TableSchema table, UUID uuid, ObjectNode json, Interner.Table sharing) {
-        Object[] values = decode(table, json);
-        if (sharing != null) {
-            for (int i = TableSchema.VERSION_INDEX + 1; i < values.length; i++) {
-                values[i] = share(sharing, i, values[i]);
-            }
-        }
+        // Columns in the shapes the server sends are packed straight from the JSON; the others
+        // (big sets and maps, kept as objects) are decoded to Java values first.
+        PackedJson.Columns columns = PackedJson.read(table, json, false);
+        Object[] values = columns.values;
         if (values[TableSchema.UUID_INDEX] != null && !uuid.equals(values[TableSchema.UUID_INDEX])) {
             throw new IllegalArgumentException(table.name() + " row " + uuid + " carries a different _uuid "
                     + values[TableSchema.UUID_INDEX]);
         }
         values[TableSchema.UUID_INDEX] = uuid;
-        List<ColumnSchema> columns = table.columns();
         for (int i = TableSchema.VERSION_INDEX + 1; i < values.length; i++) {
             if (values[i] == null) {
-                values[i] = ValueCodec.defaultValue(columns.get(i).type());
+                continue;
+            }
+            if (isDefault(table.columns().get(i).type(), values[i])) {
+                values[i] = null;
+            } else if (sharing != null) {
+                values[i] = share(sharing, i, values[i]);
             }
         }
-        return complete(table, values);
+        return new Row(table, uuid, PackedColumns.pack(table, values, columns, false));
     }
 
     /**
@@ -165,7 +167,9 @@ public final class Row {
      * @throws IllegalArgumentException if the JSON names an unknown column
      */
     public static Row fromPartialJson(TableSchema table, ObjectNode json) {
-        return partial(table, decode(table, json));
+        PackedJson.Columns columns = PackedJson.read(table, json, true);
+        return new Row(table, (UUID) columns.values[TableSchema.UUID_INDEX],
+                PackedColumns.pack(table, columns.values, columns, true));
     }
 
     /**
@@ -199,22 +203,8 @@ public final class Row {
         return complete(table, values).with(columnValues);
     }
 
-    private static Object[] decode(TableSchema table, ObjectNode json) {
-        Object[] values = new Object[table.columns().size()];
-        for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = it.next();
-            int index = table.columnIndex(field.getKey());
-            values[index] = decodeColumn(table, index, table.columns().get(index).type(), field.getValue());
-        }
-        return values;
-    }
-
     private static Object decodeColumn(TableSchema table, int index, ColumnType type, JsonNode json) {
-        try {
-            return ValueCodec.fromJson(type, json);
-        } catch (ValueTypeException e) {
-            throw e.withColumn(table.name(), table.columns().get(index).name());
-        }
+        return PackedJson.decode(table, index, type, json);
     }
 
     /**
