@@ -131,6 +131,84 @@ final class PackedColumns {
                 packValue(out, columns.get(i).type(), values[i]);
             }
         }
+        return finish(out, size);
+    }
+
+    /** In {@link #repack}'s changes: the column is no longer stored. */
+    static final Object UNSTORED = new Object();
+
+    /**
+     * Packs a row again with some columns changed, copying the bytes of the others: a monitor's
+     * {@code modify} touches a column or two of a row, and decoding every other column to pack it
+     * again cost more than the change.
+     *
+     * @param table the table schema
+     * @param data the row's current data
+     * @param changed per column: null to keep it, {@link #UNSTORED} to drop it, else its new value
+     * @return the new row's data, partial if the row was
+     */
+    static Object repack(TableSchema table, Object data, Object[] changed) {
+        byte[] b = bytes(data);
+        List<ColumnSchema> columns = table.columns();
+        int n = columns.size();
+        int header = 1 + ((n + 7) >>> 3);
+        // Where each kept column's bytes lie; a kept set or map held as an object is packed again
+        // as that same object, since its index beside the bytes may change.
+        int[] start = new int[n];
+        int[] end = new int[n];
+        Object[] values = new Object[n];
+        int pos = header;
+        for (int i = 1; i < n; i++) {
+            ColumnType type = columns.get(i).type();
+            if (stored(b, i)) {
+                start[i] = pos;
+                pos = skipValue(b, pos, type);
+                end[i] = pos;
+                if (changed[i] == null && !type.isScalar() && (varint(b, start[i]) & 1) != 0) {
+                    values[i] = readValue(b, start[i], type, data);
+                }
+            }
+            if (changed[i] != null) {
+                values[i] = changed[i] == UNSTORED ? null : changed[i];
+            }
+        }
+        int size = header;
+        int kept = 0;
+        for (int i = 1; i < n; i++) {
+            Object v = values[i];
+            ColumnType type = columns.get(i).type();
+            if (v != null) {
+                if (!type.isScalar() && sizeOf(v) > INLINE_MAX) {
+                    size += varintWidth((kept++ << 1) | 1);
+                } else {
+                    size += sizeOfValue(type, v);
+                }
+            } else if (changed[i] == null) {
+                size += end[i] - start[i];
+            }
+        }
+        Sink out = new Sink(size);
+        out.write(b[0]);
+        int bitmap = out.size;
+        out.size += (n + 7) >>> 3;
+        if (stored(b, TableSchema.UUID_INDEX)) {
+            out.bytes[bitmap] |= 1 << TableSchema.UUID_INDEX;
+        }
+        for (int i = 1; i < n; i++) {
+            if (values[i] != null) {
+                packValue(out, columns.get(i).type(), values[i]);
+            } else if (changed[i] == null && end[i] > start[i]) {
+                System.arraycopy(b, start[i], out.bytes, out.size, end[i] - start[i]);
+                out.size += end[i] - start[i];
+            } else {
+                continue;
+            }
+            out.bytes[bitmap + (i >>> 3)] |= (byte) (1 << (i & 7));
+        }
+        return finish(out, size);
+    }
+
+    private static Object finish(Sink out, int size) {
         if (out.size != size) {
             throw new IllegalStateException("packed " + out.size + " bytes, measured " + size);
         }

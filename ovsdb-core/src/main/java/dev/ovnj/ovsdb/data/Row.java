@@ -338,8 +338,8 @@ public final class Row {
      * @throws IllegalStateException if the diff touches a column absent from this partial row
      */
     public Row applyDiff(ObjectNode diff, Interner.Table sharing) {
-        Object[] original = expand();
-        Object[] changed = original.clone();
+        // Only the columns in the diff are decoded and packed again; the others keep their bytes.
+        Object[] changed = new Object[table.columns().size()];
         for (Iterator<Map.Entry<String, JsonNode>> it = diff.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> field = it.next();
             int index = table.columnIndex(field.getKey());
@@ -361,14 +361,19 @@ public final class Row {
             changed[index] = type.isMap() ? applyMapDiff((Map<?, ?>) current, (Map<?, ?>) delta)
                     : applySetDiff((Set<?>) current, (Set<?>) delta);
         }
-        if (sharing != null) {
-            for (int i = TableSchema.VERSION_INDEX + 1; i < changed.length; i++) {
-                if (changed[i] != original[i]) {
-                    changed[i] = share(sharing, i, changed[i]);
-                }
+        boolean complete = !PackedColumns.partial(data);
+        for (int i = TableSchema.VERSION_INDEX + 1; i < changed.length; i++) {
+            if (changed[i] == null) {
+                continue;
+            }
+            if (complete && isDefault(table.columns().get(i).type(), changed[i])) {
+                // A complete row does not store a column that went back to its default.
+                changed[i] = PackedColumns.UNSTORED;
+            } else if (sharing != null) {
+                changed[i] = share(sharing, i, changed[i]);
             }
         }
-        return sameKind(changed);
+        return new Row(table, uuid, PackedColumns.repack(table, data, changed));
     }
 
     /** Sets larger than this are kept as {@link PersistentSet}s, so diffs share structure. */
