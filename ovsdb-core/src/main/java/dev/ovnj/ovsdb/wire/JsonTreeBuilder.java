@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import java.io.IOException;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 
 /**
  * Assembles a {@link JsonNode} tree from a token stream one token at a time, because a
@@ -43,11 +42,10 @@ final class JsonTreeBuilder {
      */
     JsonNode accept(JsonToken token, JsonParser parser) throws IOException {
         switch (token) {
-            // Sized for OVSDB's shapes: most objects hold a few members (a row update, a row) and
-            // most arrays are pairs (["uuid", ...], ["map", [...]], [key, value]); the default
-            // capacities (16 and 10) tripled the bytes a 50,000-row monitor reply allocated for them.
+            // Shaped for OVSDB's messages: most objects hold a few members (a row update, a row)
+            // and most arrays are pairs (["uuid", ...], ["map", [...]], [key, value]).
             case START_OBJECT -> openContainer(new ObjectNode(nodes, new Members(4)));
-            case START_ARRAY -> openContainer(new ArrayNode(nodes, new ArrayList<>(2)));
+            case START_ARRAY -> openContainer(new ArrayNode(nodes, new Elements()));
             case END_OBJECT, END_ARRAY -> {
                 ContainerNode<?> closed = open.pop();
                 return open.isEmpty() ? closed : null;
