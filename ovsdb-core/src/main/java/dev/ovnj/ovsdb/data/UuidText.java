@@ -20,10 +20,32 @@ public final class UuidText {
      * @return the UUID, or {@code null} if the text is not a canonical UUID
      */
     public static UUID parse(String text) {
-        if (!isCanonical(text)) {
+        if (!hasDashes(text)) {
             return null;
         }
-        return new UUID(mostSignificantBits(text), leastSignificantBits(text));
+        // One pass: the halves are accumulated while the digits are checked.
+        long msb = 0;
+        long lsb = 0;
+        for (int i = 0; i < 36; i++) {
+            if (i == 8 || i == 13 || i == 18 || i == 23) {
+                continue;
+            }
+            int digit = digit(text.charAt(i));
+            if (digit < 0) {
+                return null;
+            }
+            if (i < 18) {
+                msb = (msb << 4) | digit;
+            } else {
+                lsb = (lsb << 4) | digit;
+            }
+        }
+        return new UUID(msb, lsb);
+    }
+
+    private static boolean hasDashes(String text) {
+        return text != null && text.length() == 36 && text.charAt(8) == '-' && text.charAt(13) == '-'
+                && text.charAt(18) == '-' && text.charAt(23) == '-';
     }
 
     /**
@@ -33,8 +55,7 @@ public final class UuidText {
      * @return true if {@link #parse} would return a UUID
      */
     static boolean isCanonical(String text) {
-        if (text == null || text.length() != 36 || text.charAt(8) != '-' || text.charAt(13) != '-'
-                || text.charAt(18) != '-' || text.charAt(23) != '-') {
+        if (!hasDashes(text)) {
             return false;
         }
         for (int i = 0; i < 36; i++) {
