@@ -1,5 +1,6 @@
 package dev.ovnj.ovsdb.data;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.ovnj.ovsdb.schema.AtomicType;
 import dev.ovnj.ovsdb.schema.BaseType;
 import dev.ovnj.ovsdb.schema.ColumnSchema;
@@ -78,17 +79,36 @@ final class PackedColumns {
      * @return the row's data
      */
     static Object pack(TableSchema table, Object[] values, boolean partial) {
+        return pack(table, values, null, partial);
+    }
+
+    /**
+     * Packs a row whose columns are partly still JSON: a column is stored if it has a Java value
+     * or a JSON value.
+     *
+     * @param table the table schema
+     * @param values one Java value per column, null where none; {@code values[0]} (the UUID) is
+     *     only tested for null
+     * @param json the columns packed from JSON (measured by {@link PackedJson}), or null for none
+     * @param partial whether the row is partial
+     * @return the row's data
+     */
+    static Object pack(TableSchema table, Object[] values, PackedJson.Columns json, boolean partial) {
         List<ColumnSchema> columns = table.columns();
         int n = columns.size();
         // Measured first, so the bytes are written once into an array of their exact size.
         int size = 1 + ((n + 7) >>> 3);
         int kept = 0;
         for (int i = 1; i < n; i++) {
+            ColumnType type = columns.get(i).type();
+            if (json != null && json.json[i] != null) {
+                size += PackedJson.packedSize(type, json.measured[i]);
+                continue;
+            }
             Object v = values[i];
             if (v == null) {
                 continue;
             }
-            ColumnType type = columns.get(i).type();
             if (!type.isScalar() && sizeOf(v) > INLINE_MAX) {
                 size += varintWidth((kept++ << 1) | 1);
             } else {
@@ -100,14 +120,95 @@ final class PackedColumns {
         int bitmap = out.size;
         out.size += (n + 7) >>> 3;
         for (int i = 0; i < n; i++) {
-            if (values[i] == null) {
+            JsonNode fromJson = json == null ? null : json.json[i];
+            if (values[i] == null && fromJson == null) {
                 continue;
             }
             out.bytes[bitmap + (i >>> 3)] |= (byte) (1 << (i & 7));
-            if (i != TableSchema.UUID_INDEX) {
+            if (fromJson != null) {
+                PackedJson.write(out, columns.get(i).type(), fromJson, json.measured[i]);
+            } else if (i != TableSchema.UUID_INDEX) {
                 packValue(out, columns.get(i).type(), values[i]);
             }
         }
+        return finish(out, size);
+    }
+
+    /** In {@link #repack}'s changes: the column is no longer stored. */
+    static final Object UNSTORED = new Object();
+
+    /**
+     * Packs a row again with some columns changed, copying the bytes of the others: a monitor's
+     * {@code modify} touches a column or two of a row, and decoding every other column to pack it
+     * again cost more than the change.
+     *
+     * @param table the table schema
+     * @param data the row's current data
+     * @param changed per column: null to keep it, {@link #UNSTORED} to drop it, else its new value
+     * @return the new row's data, partial if the row was
+     */
+    static Object repack(TableSchema table, Object data, Object[] changed) {
+        byte[] b = bytes(data);
+        List<ColumnSchema> columns = table.columns();
+        int n = columns.size();
+        int header = 1 + ((n + 7) >>> 3);
+        // Where each kept column's bytes lie; a kept set or map held as an object is packed again
+        // as that same object, since its index beside the bytes may change.
+        int[] start = new int[n];
+        int[] end = new int[n];
+        Object[] values = new Object[n];
+        int pos = header;
+        for (int i = 1; i < n; i++) {
+            ColumnType type = columns.get(i).type();
+            if (stored(b, i)) {
+                start[i] = pos;
+                pos = skipValue(b, pos, type);
+                end[i] = pos;
+                if (changed[i] == null && !type.isScalar() && (varint(b, start[i]) & 1) != 0) {
+                    values[i] = readValue(b, start[i], type, data);
+                }
+            }
+            if (changed[i] != null) {
+                values[i] = changed[i] == UNSTORED ? null : changed[i];
+            }
+        }
+        int size = header;
+        int kept = 0;
+        for (int i = 1; i < n; i++) {
+            Object v = values[i];
+            ColumnType type = columns.get(i).type();
+            if (v != null) {
+                if (!type.isScalar() && sizeOf(v) > INLINE_MAX) {
+                    size += varintWidth((kept++ << 1) | 1);
+                } else {
+                    size += sizeOfValue(type, v);
+                }
+            } else if (changed[i] == null) {
+                size += end[i] - start[i];
+            }
+        }
+        Sink out = new Sink(size);
+        out.write(b[0]);
+        int bitmap = out.size;
+        out.size += (n + 7) >>> 3;
+        if (stored(b, TableSchema.UUID_INDEX)) {
+            out.bytes[bitmap] |= 1 << TableSchema.UUID_INDEX;
+        }
+        for (int i = 1; i < n; i++) {
+            if (values[i] != null) {
+                packValue(out, columns.get(i).type(), values[i]);
+            } else if (changed[i] == null && end[i] > start[i]) {
+                System.arraycopy(b, start[i], out.bytes, out.size, end[i] - start[i]);
+                out.size += end[i] - start[i];
+            } else {
+                continue;
+            }
+            out.bytes[bitmap + (i >>> 3)] |= (byte) (1 << (i & 7));
+        }
+        return finish(out, size);
+    }
+
+    private static Object finish(Sink out, int size) {
         if (out.size != size) {
             throw new IllegalStateException("packed " + out.size + " bytes, measured " + size);
         }
@@ -152,15 +253,7 @@ final class PackedColumns {
 
     private static int sizeOfAtom(AtomicType type, Object atom) {
         return switch (type) {
-            case INTEGER -> {
-                long v = (Long) atom;
-                long z = (v << 1) ^ (v >> 63);
-                int width = 1;
-                for (z >>>= 7; z != 0; z >>>= 7) {
-                    width++;
-                }
-                yield width;
-            }
+            case INTEGER -> zigzagWidth((Long) atom);
             case REAL -> 8;
             case BOOLEAN -> 1;
             case STRING -> sizeOfString((String) atom);
@@ -168,7 +261,18 @@ final class PackedColumns {
         };
     }
 
-    private static int sizeOfString(String s) {
+    /** The bytes an integer atom takes: a zigzag varint. */
+    static int zigzagWidth(long v) {
+        long z = (v << 1) ^ (v >> 63);
+        int width = 1;
+        for (z >>>= 7; z != 0; z >>>= 7) {
+            width++;
+        }
+        return width;
+    }
+
+    /** The bytes a string atom takes. */
+    static int sizeOfString(String s) {
         int length = s.length();
         int form = formOf(s);
         int bytes = switch (form) {
@@ -223,10 +327,7 @@ final class PackedColumns {
 
     private static void packAtom(Sink out, BaseType base, Object atom) {
         switch (base.type()) {
-            case INTEGER -> {
-                long v = (Long) atom;
-                out.varlong((v << 1) ^ (v >> 63));
-            }
+            case INTEGER -> out.zigzag((Long) atom);
             case REAL -> out.fixed64(Double.doubleToRawLongBits((Double) atom));
             case BOOLEAN -> out.write((Boolean) atom ? 1 : 0);
             case STRING -> packString(out, (String) atom);
@@ -236,15 +337,21 @@ final class PackedColumns {
                     packString(out, named.name());
                 } else {
                     UUID u = (UUID) atom;
-                    out.write(UUID_PLAIN);
-                    out.fixed64(u.getMostSignificantBits());
-                    out.fixed64(u.getLeastSignificantBits());
+                    packUuid(out, u.getMostSignificantBits(), u.getLeastSignificantBits());
                 }
             }
         }
     }
 
-    private static void packString(Sink out, String s) {
+    /** Writes a UUID atom (not a named one) from its two halves. */
+    static void packUuid(Sink out, long mostSignificantBits, long leastSignificantBits) {
+        out.write(UUID_PLAIN);
+        out.fixed64(mostSignificantBits);
+        out.fixed64(leastSignificantBits);
+    }
+
+    /** Writes a string atom. */
+    static void packString(Sink out, String s) {
         int length = s.length();
         switch (formOf(s)) {
             case FORM_NIBBLES -> {
@@ -693,7 +800,7 @@ final class PackedColumns {
     }
 
     /** The bytes the varint encoding of {@code v} (a non-negative int) takes. */
-    private static int varintWidth(int v) {
+    static int varintWidth(int v) {
         int width = 1;
         for (int rest = v >>> 7; rest != 0; rest >>>= 7) {
             width++;
@@ -712,7 +819,7 @@ final class PackedColumns {
     // ------------------------------------------------------------------ buffers
 
     /** An output buffer of the measured size, with the objects that values refer to. */
-    private static final class Sink {
+    static final class Sink {
         byte[] bytes;
         int size;
         Object[] objects;
@@ -736,6 +843,10 @@ final class PackedColumns {
                 v >>>= 7;
             }
             bytes[size++] = (byte) v;
+        }
+
+        void zigzag(long v) {
+            varlong((v << 1) ^ (v >> 63));
         }
 
         void fixed64(long v) {

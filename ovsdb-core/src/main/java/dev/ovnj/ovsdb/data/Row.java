@@ -134,24 +134,26 @@ public final class Row {
      * @throws IllegalArgumentException if the JSON names an unknown column or a different UUID
      */
     public static Row fromJson(TableSchema table, UUID uuid, ObjectNode json, Interner.Table sharing) {
-        Object[] values = decode(table, json);
-        if (sharing != null) {
-            for (int i = TableSchema.VERSION_INDEX + 1; i < values.length; i++) {
-                values[i] = share(sharing, i, values[i]);
-            }
-        }
+        // Columns in the shapes the server sends are packed straight from the JSON; the others
+        // (big sets and maps, kept as objects) are decoded to Java values first.
+        PackedJson.Columns columns = PackedJson.read(table, json, false);
+        Object[] values = columns.values;
         if (values[TableSchema.UUID_INDEX] != null && !uuid.equals(values[TableSchema.UUID_INDEX])) {
             throw new IllegalArgumentException(table.name() + " row " + uuid + " carries a different _uuid "
                     + values[TableSchema.UUID_INDEX]);
         }
         values[TableSchema.UUID_INDEX] = uuid;
-        List<ColumnSchema> columns = table.columns();
         for (int i = TableSchema.VERSION_INDEX + 1; i < values.length; i++) {
             if (values[i] == null) {
-                values[i] = ValueCodec.defaultValue(columns.get(i).type());
+                continue;
+            }
+            if (isDefault(table.columns().get(i).type(), values[i])) {
+                values[i] = null;
+            } else if (sharing != null) {
+                values[i] = share(sharing, i, values[i]);
             }
         }
-        return complete(table, values);
+        return new Row(table, uuid, PackedColumns.pack(table, values, columns, false));
     }
 
     /**
@@ -165,7 +167,9 @@ public final class Row {
      * @throws IllegalArgumentException if the JSON names an unknown column
      */
     public static Row fromPartialJson(TableSchema table, ObjectNode json) {
-        return partial(table, decode(table, json));
+        PackedJson.Columns columns = PackedJson.read(table, json, true);
+        return new Row(table, (UUID) columns.values[TableSchema.UUID_INDEX],
+                PackedColumns.pack(table, columns.values, columns, true));
     }
 
     /**
@@ -199,22 +203,8 @@ public final class Row {
         return complete(table, values).with(columnValues);
     }
 
-    private static Object[] decode(TableSchema table, ObjectNode json) {
-        Object[] values = new Object[table.columns().size()];
-        for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = it.next();
-            int index = table.columnIndex(field.getKey());
-            values[index] = decodeColumn(table, index, table.columns().get(index).type(), field.getValue());
-        }
-        return values;
-    }
-
     private static Object decodeColumn(TableSchema table, int index, ColumnType type, JsonNode json) {
-        try {
-            return ValueCodec.fromJson(type, json);
-        } catch (ValueTypeException e) {
-            throw e.withColumn(table.name(), table.columns().get(index).name());
-        }
+        return PackedJson.decode(table, index, type, json);
     }
 
     /**
@@ -434,8 +424,8 @@ public final class Row {
      * @throws IllegalStateException if the diff touches a column absent from this partial row
      */
     public Row applyDiff(ObjectNode diff, Interner.Table sharing) {
-        Object[] original = expand();
-        Object[] changed = original.clone();
+        // Only the columns in the diff are decoded and packed again; the others keep their bytes.
+        Object[] changed = new Object[table.columns().size()];
         for (Iterator<Map.Entry<String, JsonNode>> it = diff.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> field = it.next();
             int index = table.columnIndex(field.getKey());
@@ -457,14 +447,19 @@ public final class Row {
             changed[index] = type.isMap() ? applyMapDiff((Map<?, ?>) current, (Map<?, ?>) delta)
                     : applySetDiff((Set<?>) current, (Set<?>) delta);
         }
-        if (sharing != null) {
-            for (int i = TableSchema.VERSION_INDEX + 1; i < changed.length; i++) {
-                if (changed[i] != original[i]) {
-                    changed[i] = share(sharing, i, changed[i]);
-                }
+        boolean complete = !PackedColumns.partial(data);
+        for (int i = TableSchema.VERSION_INDEX + 1; i < changed.length; i++) {
+            if (changed[i] == null) {
+                continue;
+            }
+            if (complete && isDefault(table.columns().get(i).type(), changed[i])) {
+                // A complete row does not store a column that went back to its default.
+                changed[i] = PackedColumns.UNSTORED;
+            } else if (sharing != null) {
+                changed[i] = share(sharing, i, changed[i]);
             }
         }
-        return sameKind(changed);
+        return new Row(table, uuid, PackedColumns.repack(table, data, changed));
     }
 
     /** Sets larger than this are kept as {@link PersistentSet}s, so diffs share structure. */

@@ -28,4 +28,20 @@ class UuidTextTest {
         // A non-ASCII digit, which Character.digit would take for 1.
         assertThat(UuidText.parse("\u0661a3f1c22-5f0e-4c7b-9d59-2b8a1e0c7d41")).isNull();
     }
+
+    @Test
+    void theHalvesAndTheCheckAgreeWithParse() {
+        java.util.Random random = new java.util.Random(5);
+        for (int i = 0; i < 1_000; i++) {
+            UUID uuid = new UUID(random.nextLong(), random.nextLong());
+            String text = i % 2 == 0 ? uuid.toString() : uuid.toString().toUpperCase();
+            assertThat(UuidText.isCanonical(text)).isTrue();
+            assertThat(UuidText.mostSignificantBits(text)).isEqualTo(uuid.getMostSignificantBits());
+            assertThat(UuidText.leastSignificantBits(text)).isEqualTo(uuid.getLeastSignificantBits());
+            assertThat(UuidText.parse(text)).isEqualTo(uuid);
+        }
+        assertThat(UuidText.isCanonical("9a3f1c22-5f0e-4c7b-9d59-2b8a1e0c7d4g")).isFalse();
+        assertThat(UuidText.isCanonical("1-1-1-1-1")).isFalse();
+        assertThat(UuidText.isCanonical(null)).isFalse();
+    }
 }

@@ -63,6 +63,35 @@ class JsonFrameDecoderTest {
     }
 
     @Test
+    void repeatedAndCollidingShortStringsDecodeIdenticallyAcrossMessages() throws Exception {
+        // The decoder hands out a shared node for a short string it saw recently: every string,
+        // repeated or not, colliding in its table or not, must still decode to itself.
+        java.util.Random random = new java.util.Random(11);
+        StringBuilder all = new StringBuilder();
+        List<JsonNode> expected = new ArrayList<>();
+        for (int message = 0; message < 5; message++) {
+            StringBuilder m = new StringBuilder("{\"id\":" + message + ",\"result\":[");
+            for (int i = 0; i < 3_000; i++) {
+                int length = random.nextInt(30);
+                StringBuilder text = new StringBuilder();
+                for (int c = 0; c < length; c++) {
+                    text.append("ab\u00e9\u65e5:1.\\\"".charAt(random.nextInt(9)));
+                }
+                m.append(i == 0 ? "" : ",").append(MAPPER.writeValueAsString(text.toString()));
+            }
+            m.append(",\"uuid\",\"set\",\"map\",\"\",[\"uuid\",\"x\"]]}");
+            expected.add(MAPPER.readTree(m.toString()));
+            all.append(m);
+        }
+        byte[] bytes = all.toString().getBytes(StandardCharsets.UTF_8);
+        EmbeddedChannel ch = channel(FrameLimits.defaults());
+        for (int from = 0; from < bytes.length; from += 4_096) {
+            ch.writeInbound(bytes(bytes, from, Math.min(bytes.length, from + 4_096)));
+        }
+        assertThat(drainInbound(ch)).isEqualTo(expected);
+    }
+
+    @Test
     void messageSplitAcrossThreeBuffersDecodesIdentically() throws Exception {
         byte[] all = UPDATE2.getBytes(StandardCharsets.UTF_8);
         JsonNode expected = MAPPER.readTree(all);
