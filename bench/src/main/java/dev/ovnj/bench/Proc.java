@@ -58,6 +58,21 @@ final class Proc {
     }
 
     /**
+     * The minor page faults of this JVM so far ({@code minflt} of {@code /proc/self/stat}): a
+     * change that allocates in heap pages the JVM has not touched yet (or handed back to the
+     * kernel) pays one fault per page, in whichever thread touches it; 0 where there is no /proc.
+     */
+    static long minorFaults() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            // The fields after the command name, from the state (field 3): minflt is field 10.
+            return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ")[7]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /**
      * The young collections of this JVM so far (for G1, its young and mixed pauses): how many,
      * and their summed time in ms.
      */

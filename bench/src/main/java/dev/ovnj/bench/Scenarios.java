@@ -826,7 +826,9 @@ public final class Scenarios {
      * ones ({@code p50_ms}, {@code p99_ms}, {@code max_ms}, {@code txns}) with what the JVM did
      * meanwhile: {@code jit_ms} compiling (near 0 shows the warm-up was enough), {@code cpu_us} of
      * its CPU time and {@code alloc_kb} allocated per change, {@code young_gcs} and their pauses
-     * {@code gc_ms}.
+     * {@code gc_ms}, {@code faults} = minor page faults per change (near 0 when the changes
+     * allocate in heap pages already touched; see {@code bench/run.sh} on why the heap never
+     * shrinks).
      */
     void scaleSize(int n) throws Exception {
         String client = "ovnj-engine-" + label(n);
@@ -873,8 +875,10 @@ public final class Scenarios {
             long alloc0 = Proc.allocatedBytes();
             double cpu1 = Proc.jvmCpuSeconds();
             long[] gc0 = Proc.youngCollections();
+            long faults0 = Proc.minorFaults();
             int count = sizes.get("scale-changes");
             List<Double> lat = changes.make(count);
+            long faults = Proc.minorFaults() - faults0;
             long[] gc1 = Proc.youngCollections();
             double cpuUs = (Proc.jvmCpuSeconds() - cpu1) / count * 1e6;
             double allocKb = (Proc.allocatedBytes() - alloc0) / 1024.0 / count;
@@ -886,6 +890,7 @@ public final class Scenarios {
             results.add("scale", client, "alloc_kb", allocKb);
             results.add("scale", client, "young_gcs", gc1[0] - gc0[0]);
             results.add("scale", client, "gc_ms", gc1[1] - gc0[1]);
+            results.add("scale", client, "faults", (double) faults / count);
         }
     }
 
