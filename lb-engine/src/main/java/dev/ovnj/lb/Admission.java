@@ -138,7 +138,7 @@ final class Admission {
         TableCache lbs = cache.table("Load_Balancer");
         for (String rowName : facts.rowNames()) {
             for (Row r : lbs.lookup(Planner.LB_BY_NAME, rowName)) {
-                if (!ownedBy(r, owner)) {
+                if (!DesiredRow.ownedBy(r, owner)) {
                     out.add(new ConflictingRow("Load_Balancer", rowName, Optional.of(r.uuid()), ownerOf(r), "", ""));
                 }
             }
@@ -155,7 +155,7 @@ final class Admission {
             String rowName = facts.rowName(v.protocol());
             for (UUID uuid : vipIndex.rows(key)) {
                 Optional<Row> row = lbs.get(uuid);
-                if (row.isEmpty() || ownedBy(row.get(), owner) || !VipIndex.serves(row.get(), key)) {
+                if (row.isEmpty() || DesiredRow.ownedBy(row.get(), owner) || !VipIndex.serves(row.get(), key)) {
                     continue;
                 }
                 Set<Attachment> shared = new LinkedHashSet<>(targetsOf(cache, uuid));
@@ -178,7 +178,7 @@ final class Admission {
     /** Whether the owner's own row already serves the VIP on one of the shared targets. */
     private static boolean alreadyServes(String owner, String rowName, VipKey key, Set<Attachment> shared, RowCache cache) {
         for (Row r : cache.table("Load_Balancer").lookup(Planner.LB_BY_NAME, rowName)) {
-            if (ownedBy(r, owner) && VipIndex.serves(r, key)) {
+            if (DesiredRow.ownedBy(r, owner) && VipIndex.serves(r, key)) {
                 Set<Attachment> ours = new LinkedHashSet<>(targetsOf(cache, r.uuid()));
                 ours.retainAll(shared);
                 if (!ours.isEmpty()) {
@@ -224,14 +224,6 @@ final class Admission {
     static Optional<String> ownerOf(Row row) {
         return row.get("external_ids") instanceof Map<?, ?> ids && ids.get(DesiredRow.OWNER_KEY) instanceof String s
                 ? Optional.of(s) : Optional.empty();
-    }
-
-    /**
-     * Whether a load balancer's {@code external_ids} name {@code owner} as its owner; read in
-     * place, without decoding the map (admission asks this of every candidate row of every spec).
-     */
-    static boolean ownedBy(Row row, String owner) {
-        return row.mapEntryEquals(row.table().columnIndex("external_ids"), DesiredRow.OWNER_KEY, owner);
     }
 
     static String nameOf(Row row) {

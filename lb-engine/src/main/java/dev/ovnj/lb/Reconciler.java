@@ -130,7 +130,7 @@ final class Reconciler {
         return cache.read(() -> {
             Set<UUID> out = new HashSet<>();
             for (Row r : cache.table("Load_Balancer").lookup(Planner.LB_BY_SPEC, key.spec())) {
-                if (Admission.ownedBy(r, key.owner())) {
+                if (DesiredRow.ownedBy(r, key.owner())) {
                     out.add(r.uuid());
                 }
             }

@@ -5,6 +5,7 @@ import dev.ovnj.lb.spec.LbOptions;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.Protocol;
 import dev.ovnj.lb.spec.VipSpec;
+import dev.ovnj.ovsdb.data.Row;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -85,6 +86,19 @@ public record DesiredRow(String rowName, String spec, Protocol protocol, Map<Str
         }
         return new DesiredRow(rowName, spec, protocol, vips, options, selectionFields, externalIds, routers, switches, group,
                 checks, mappings);
+    }
+
+    /**
+     * Whether a {@code Load_Balancer} row's {@code external_ids} name {@code owner} under
+     * {@link #OWNER_KEY}. Read in place, without decoding the map: admission and planning ask it of
+     * every candidate row of every spec.
+     *
+     * @param row a {@code Load_Balancer} row
+     * @param owner the owner
+     * @return whether the row is that owner's
+     */
+    public static boolean ownedBy(Row row, String owner) {
+        return row.mapEntryEquals(row.table().columnIndex("external_ids"), OWNER_KEY, owner);
     }
 
     /**

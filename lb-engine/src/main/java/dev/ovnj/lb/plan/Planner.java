@@ -253,7 +253,7 @@ public final class Planner {
                 List<Row> found = lbs.lookup(LB_BY_SPEC, scope.iterator().next());
                 boolean all = true;
                 for (Row r : found) {
-                    all &= ownedBy(r);
+                    all &= DesiredRow.ownedBy(r, owner);
                 }
                 if (all) {
                     return found;
@@ -262,17 +262,12 @@ public final class Planner {
             List<Row> out = new ArrayList<>();
             for (String spec : scope) {
                 for (Row r : lbs.lookup(LB_BY_SPEC, spec)) {
-                    if (ownedBy(r)) {
+                    if (DesiredRow.ownedBy(r, owner)) {
                         out.add(r);
                     }
                 }
             }
             return out;
-        }
-
-        /** Whether a row's {@code external_ids} name this run's owner, read in place. */
-        private boolean ownedBy(Row row) {
-            return row.mapEntryEquals(row.table().columnIndex("external_ids"), DesiredRow.OWNER_KEY, owner);
         }
 
         private static String specOf(Row row) {
@@ -287,7 +282,7 @@ public final class Planner {
         private void reportForeignNamesakes(DesiredRow d) {
             for (Row r : lbs.lookup(LB_BY_NAME, d.rowName())) {
                 // Compared in place: the owner's own row (the usual answer) decodes nothing.
-                if (ownedBy(r)) {
+                if (DesiredRow.ownedBy(r, owner)) {
                     continue;
                 }
                 String rowOwner = idOf(r, DesiredRow.OWNER_KEY);
