@@ -203,10 +203,6 @@ public final class Row {
         return complete(table, values).with(columnValues);
     }
 
-    private static Object decodeColumn(TableSchema table, int index, ColumnType type, JsonNode json) {
-        return PackedJson.decode(table, index, type, json);
-    }
-
     /**
      * Returns the schema of the row's table.
      *
@@ -431,11 +427,11 @@ public final class Row {
             int index = table.columnIndex(field.getKey());
             ColumnType type = table.columns().get(index).type();
             if (type.isScalar()) {
-                changed[index] = decodeColumn(table, index, type, field.getValue());
+                changed[index] = PackedJson.decode(table, index, type, field.getValue());
                 continue;
             }
             // A difference may hold more elements than the column allows, e.g. old and new of an optional column.
-            Object delta = decodeColumn(table, index, type.withBounds(0, ColumnType.UNLIMITED), field.getValue());
+            Object delta = PackedJson.decode(table, index, type.withBounds(0, ColumnType.UNLIMITED), field.getValue());
             Object current = get(index);
             if (type.max() == 1 && (delta instanceof Map<?, ?> m ? m.size() : ((Set<?>) delta).size()) <= 1) {
                 // ovsdb-server sends the new value, not a difference, for a column of at most one
