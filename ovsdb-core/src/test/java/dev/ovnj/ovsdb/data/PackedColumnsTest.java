@@ -3,7 +3,6 @@ package dev.ovnj.ovsdb.data;
 import static dev.ovnj.ovsdb.data.Json.object;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import dev.ovnj.ovsdb.schema.TableSchema;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,23 +18,7 @@ class PackedColumnsTest {
     private static final UUID ROW = UUID.fromString("aaaaaaaa-0000-0000-0000-000000000001");
     private static final UUID REF = UUID.fromString("8c4d6e1a-1b2c-4d5e-9f00-ffffffffffff");
 
-    private final TableSchema table = DatabaseSchema.parse(Json.parse("{'name':'T','version':'1.0.0','tables':{'All':{'columns':{"
-            + "'i':{'type':'integer'},"
-            + "'r':{'type':'real'},"
-            + "'b':{'type':'boolean'},"
-            + "'s':{'type':'string'},"
-            + "'u':{'type':'uuid'},"
-            + "'ref':{'type':{'key':{'type':'uuid','refTable':'All'},'min':0,'max':'unlimited'}},"
-            + "'opt':{'type':{'key':'string','min':0,'max':1}},"
-            + "'optInt':{'type':{'key':'integer','min':0,'max':1}},"
-            + "'ints':{'type':{'key':'integer','min':0,'max':'unlimited'}},"
-            + "'reals':{'type':{'key':'real','min':0,'max':'unlimited'}},"
-            + "'bools':{'type':{'key':'boolean','min':0,'max':2}},"
-            + "'strs':{'type':{'key':'string','min':0,'max':'unlimited'}},"
-            + "'smap':{'type':{'key':'string','value':'string','min':0,'max':'unlimited'}},"
-            + "'imap':{'type':{'key':'integer','value':{'type':'uuid','refTable':'All'},'min':0,'max':'unlimited'}},"
-            + "'one':{'type':{'key':'string','min':1,'max':2}}"
-            + "}}}}")).table("All");
+    private final TableSchema table = AllTypesTable.table();
 
     /** Builds a row from Java values, then reads every column back and compares with what went in. */
     private Row roundTrip(Map<String, Object> values) {
