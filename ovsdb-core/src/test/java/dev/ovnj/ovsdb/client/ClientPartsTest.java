@@ -48,6 +48,7 @@ class ClientPartsTest {
     @AfterEach
     void close() {
         channel.close();
+        WireChannel.release(channel);
         callbacks.close();
     }
 
@@ -284,6 +285,8 @@ class ClientPartsTest {
         assertThat(WireChannel.readOutbound(ch3)).as("a released lock is not requested again").isNull();
         ch2.close();
         ch3.close();
+        WireChannel.release(ch2);
+        WireChannel.release(ch3);
     }
 
     @Test
@@ -304,5 +307,6 @@ class ClientPartsTest {
         assertThat(monitor.path("method").asText()).isEqualTo("monitor_cond_since");
         assertThat(monitor.path("params").get(2).path("Load_Balancer").path("where").toString()).contains("only-me");
         ch2.close();
+        WireChannel.release(ch2);
     }
 }

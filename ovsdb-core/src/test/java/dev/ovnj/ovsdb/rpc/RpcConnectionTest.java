@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.ovnj.ovsdb.wire.FrameTooLargeException;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -31,17 +32,22 @@ class RpcConnectionTest {
     private final ExecutorService notificationThread =
             Executors.newSingleThreadExecutor(r -> new Thread(r, "ovsdb-notifications"));
 
+    private final List<EmbeddedChannel> channels = new ArrayList<>();
+
     @AfterEach
     void stopExecutor() {
         notificationThread.shutdownNow();
+        channels.forEach(WireChannel::release);
     }
 
     private RpcConnection connection(int maxPending) {
         return new RpcConnection(notificationThread, notifications::add, maxPending);
     }
 
-    private static EmbeddedChannel channel(RpcConnection conn) {
-        return WireChannel.of(conn);
+    private EmbeddedChannel channel(RpcConnection conn) {
+        EmbeddedChannel ch = WireChannel.of(conn);
+        channels.add(ch);
+        return ch;
     }
 
     private static JsonNode json(String text) {

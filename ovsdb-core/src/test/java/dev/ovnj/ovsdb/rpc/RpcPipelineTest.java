@@ -11,9 +11,12 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class RpcPipelineTest {
@@ -21,8 +24,16 @@ class RpcPipelineTest {
     private final AtomicLong nanos = new AtomicLong();
     private final RpcConnection conn = new RpcConnection(Runnable::run, n -> { });
 
+    private final List<EmbeddedChannel> channels = new ArrayList<>();
+
+    @AfterEach
+    void releaseUnread() {
+        channels.forEach(WireChannel::release);
+    }
+
     private EmbeddedChannel channel(FrameLimits limits, Duration probe) {
         EmbeddedChannel ch = new EmbeddedChannel();
+        channels.add(ch);
         ch.freezeTime();
         RpcPipeline.configure(ch.pipeline(), limits, probe, conn, nanos::get);
         return ch;

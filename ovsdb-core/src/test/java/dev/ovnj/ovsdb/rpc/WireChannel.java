@@ -53,4 +53,15 @@ public final class WireChannel {
             bytes.release();
         }
     }
+
+    /**
+     * Releases whatever the test left unread in the channel, so that no written bytes reach the
+     * garbage collector unreleased (Netty's leak detector reports those).
+     *
+     * @param ch a channel
+     */
+    public static void release(EmbeddedChannel ch) {
+        ch.releaseOutbound();
+        ch.releaseInbound();
+    }
 }
