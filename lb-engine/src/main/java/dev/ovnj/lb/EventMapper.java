@@ -6,6 +6,7 @@ import dev.ovnj.ovsdb.cache.CacheEvent;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.data.PersistentSet;
 import dev.ovnj.ovsdb.data.Row;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -40,11 +41,12 @@ final class EventMapper {
 
     Set<SpecKey> map(List<CacheEvent> events, RowCache cache, EngineCounters counters) {
         Set<SpecKey> out = new LinkedHashSet<>();
+        Set<UUID> mapped = loadBalancersOf(events);
         for (int i = 0; i < events.size(); i += CHUNK) {
             List<CacheEvent> chunk = events.subList(i, Math.min(events.size(), i + CHUNK));
             cache.read(() -> {
                 long t0 = EngineCounters.now();
-                chunk.forEach(e -> map(e, cache, out));
+                chunk.forEach(e -> map(e, cache, mapped, out));
                 counters.cacheRead(t0);
                 return null;
             });
@@ -52,14 +54,31 @@ final class EventMapper {
         return out;
     }
 
-    private void map(CacheEvent e, RowCache cache, Set<SpecKey> out) {
+    /**
+     * The load balancers that have an event of their own in the batch. Their specs and VIPs are
+     * mapped from that event, so a router, switch or group gaining or losing them need not map
+     * them again: an engine's converge inserts each row and adds it to its group in the same
+     * transaction, and mapping both read every row's VIPs twice. A later version of such a row
+     * comes with an event of its own in a later batch.
+     */
+    private static Set<UUID> loadBalancersOf(List<CacheEvent> events) {
+        Set<UUID> out = new HashSet<>();
+        for (CacheEvent e : events) {
+            if (e.table().equals("Load_Balancer")) {
+                out.add(e.uuid());
+            }
+        }
+        return out;
+    }
+
+    private void map(CacheEvent e, RowCache cache, Set<UUID> mapped, Set<SpecKey> out) {
         Row before = before(e);
         Row after = after(e);
         switch (e.table()) {
             case "Load_Balancer" -> loadBalancer(before, after, out);
-            case "Logical_Router" -> target(Target.ROUTER, before, after, cache, out);
-            case "Logical_Switch" -> target(Target.SWITCH, before, after, cache, out);
-            case "Load_Balancer_Group" -> group(before, after, cache, out);
+            case "Logical_Router" -> target(Target.ROUTER, before, after, cache, mapped, out);
+            case "Logical_Switch" -> target(Target.SWITCH, before, after, cache, mapped, out);
+            case "Load_Balancer_Group" -> group(before, after, cache, mapped, out);
             case "Logical_Router_Port" -> routerPort(e.uuid(), before, after, cache, out);
             case "Logical_Switch_Port" -> switchPort(before, after, out);
             case "Load_Balancer_Health_Check" -> {
@@ -93,7 +112,7 @@ final class EventMapper {
         }
     }
 
-    private void target(Target kind, Row before, Row after, RowCache cache, Set<SpecKey> out) {
+    private void target(Target kind, Row before, Row after, RowCache cache, Set<UUID> mapped, Set<SpecKey> out) {
         if (kind == Target.SWITCH && (before == null || after == null
                 || !Objects.equals(before.get("other_config"), after.get("other_config")))) {
             // A backend's switch or its subnet: health-check sources. (Its ports come and go as
@@ -104,21 +123,21 @@ final class EventMapper {
             for (Row r : new Row[] {before, after}) {
                 if (r != null) {
                     out.addAll(desired.byTarget(new Attachment(kind, Admission.nameOf(r))));
-                    members(r.get("load_balancer"), cache, out);
+                    members(r.get("load_balancer"), cache, mapped, out);
                 }
             }
             return;
         }
         Attachment name = new Attachment(kind, Admission.nameOf(after));
         Set<Object> lbs = changed(before.get("load_balancer"), after.get("load_balancer"));
-        members(lbs, cache, out);
+        members(lbs, cache, mapped, out);
         Set<Object> groups = changed(before.get("load_balancer_group"), after.get("load_balancer_group"));
         if (!groups.isEmpty()) {
             out.addAll(desired.byTarget(name));
             for (Object g : groups) {
                 cache.table("Load_Balancer_Group").get((UUID) g).ifPresent(row -> {
                     out.addAll(desired.byTarget(new Attachment(Target.GROUP, Admission.nameOf(row))));
-                    members(row.get("load_balancer"), cache, out);
+                    members(row.get("load_balancer"), cache, mapped, out);
                 });
             }
         }
@@ -127,17 +146,17 @@ final class EventMapper {
         }
     }
 
-    private void group(Row before, Row after, RowCache cache, Set<SpecKey> out) {
+    private void group(Row before, Row after, RowCache cache, Set<UUID> mapped, Set<SpecKey> out) {
         if (before == null || after == null || !Objects.equals(before.get("name"), after.get("name"))) {
             for (Row r : new Row[] {before, after}) {
                 if (r != null) {
                     out.addAll(desired.byTarget(new Attachment(Target.GROUP, Admission.nameOf(r))));
-                    members(r.get("load_balancer"), cache, out);
+                    members(r.get("load_balancer"), cache, mapped, out);
                 }
             }
             return;
         }
-        members(changed(before.get("load_balancer"), after.get("load_balancer")), cache, out);
+        members(changed(before.get("load_balancer"), after.get("load_balancer")), cache, mapped, out);
     }
 
     private void routerPort(UUID port, Row before, Row after, RowCache cache, Set<SpecKey> out) {
@@ -153,12 +172,18 @@ final class EventMapper {
         }
     }
 
-    /** The specs of load balancers that joined or left a set: their own, and those sharing a VIP. */
-    private void members(Object uuids, RowCache cache, Set<SpecKey> out) {
+    /**
+     * The specs of load balancers that joined or left a set: their own, and those sharing a VIP;
+     * those {@code mapped} from an event of their own are left out.
+     */
+    private void members(Object uuids, RowCache cache, Set<UUID> mapped, Set<SpecKey> out) {
         if (!(uuids instanceof Set<?> set)) {
             return;
         }
         for (Object id : set) {
+            if (mapped.contains(id)) {
+                continue;
+            }
             cache.table("Load_Balancer").get((UUID) id).ifPresent(row -> {
                 SpecKey own = ownedKey(row, out);
                 VipIndex.forEachKey(row, k -> desired.addByVip(k, own, out));
