@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -877,7 +878,9 @@ public final class Scenarios {
             long[] gc0 = Proc.youngCollections();
             long faults0 = Proc.minorFaults();
             int count = sizes.get("scale-changes");
+            double srv1 = Proc.cpuSeconds(e.server.pid());
             List<Double> lat = changes.make(count);
+            double serverUs = (Proc.cpuSeconds(e.server.pid()) - srv1) / count * 1e6;
             long faults = Proc.minorFaults() - faults0;
             long[] gc1 = Proc.youngCollections();
             double cpuUs = (Proc.jvmCpuSeconds() - cpu1) / count * 1e6;
@@ -891,6 +894,40 @@ public final class Scenarios {
             results.add("scale", client, "young_gcs", gc1[0] - gc0[0]);
             results.add("scale", client, "gc_ms", gc1[1] - gc0[1]);
             results.add("scale", client, "faults", (double) faults / count);
+            results.add("scale", client, "server_cpu_us", serverUs);
+            serverRoundTrips(e, client, count);
+        }
+    }
+
+    /**
+     * The server's own share of a change at this size: {@code count} transactions of a change's
+     * shape (one VIP of one load balancer replaced, the engine's monitor receiving it) sent by a
+     * plain client that keeps no cache, one at a time, each timed from the call to its reply
+     * ({@code server_rtt_p50_ms}, {@code server_rtt_p99_ms}). The row is one no spec owns or
+     * declares a VIP of, so the engine maps its updates and writes nothing.
+     */
+    private void serverRoundTrips(EngineSetup e, String client, int count) throws Exception {
+        try (OvsdbClient raw = client(e.server.remote(), MonitorRequest.tables("NB_Global"))) {
+            raw.startAndWait(WAIT);
+            String vip = "192.0.2.1:80";
+            UUID probe = raw.transactAndWait(raw.transaction().add(Operations.insert("Load_Balancer").value("name", "scale-probe")
+                    .value("vips", Map.of(vip, "192.0.2.10:80")).value("protocol", Set.of("tcp"))).build(), WAIT).insertedUuid(0);
+            // Warmed as the engine's changes are, if not as long: the client's code is shared with them.
+            List<Double> lat = new ArrayList<>(count);
+            for (int pass = 0; pass < 2; pass++) {
+                lat.clear();
+                for (int c = 0; c < count; c++) {
+                    Transaction tx = raw.transaction().add(Operations.mutate("Load_Balancer").where(Condition.eq("_uuid", probe))
+                            .mutation(Mutation.delete("vips", Set.of(vip)),
+                                    Mutation.insert("vips", Map.of(vip, "192.0.2." + (c % 200 + 10) + ":80")))).build();
+                    long t0 = System.nanoTime();
+                    raw.transactAndWait(tx, WAIT);
+                    lat.add((System.nanoTime() - t0) / 1e6);
+                }
+            }
+            double[] a = lat.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            results.add("scale", client, "server_rtt_p50_ms", percentile(a, 50));
+            results.add("scale", client, "server_rtt_p99_ms", percentile(a, 99));
         }
     }
 
