@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ovnj.ovsdb.data.Row;
 import dev.ovnj.ovsdb.data.NamedUuid;
 import dev.ovnj.ovsdb.schema.AtomicType;
+import dev.ovnj.ovsdb.schema.ColumnType;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import dev.ovnj.ovsdb.schema.TableSchema;
 import java.util.ArrayList;
@@ -240,7 +241,7 @@ public final class Transaction {
             for (int i = 0; i < operations.size(); i++) {
                 referenced.clear();
                 values.clear();
-                valuesOf(operations.get(i), values);
+                uuidValuesOf(operations.get(i), values);
                 for (Object value : values) {
                     collectNamedUuids(value, referenced);
                 }
@@ -255,29 +256,62 @@ public final class Transaction {
             return new Transaction(schema, operations, encoded);
         }
 
-        private static void valuesOf(Operation operation, List<Object> values) {
+        /**
+         * The values of an operation that may hold a named-uuid: those of columns whose keys or
+         * values are UUIDs. {@link #add} has checked every value against its column, so a string
+         * map holds no {@link NamedUuid}, and walking it (a load balancer's VIPs and IDs, a guard
+         * holding a cached row's columns, each decoded on the way) found nothing at a cost.
+         */
+        private void uuidValuesOf(Operation operation, List<Object> values) {
             List<Condition> where = List.of();
+            String table = null;
             if (operation instanceof Insert insert) {
-                values.addAll(insert.row().values());
+                table = insert.table();
+                addUuidValues(table, insert.row(), values);
             } else if (operation instanceof Update update) {
-                values.addAll(update.row().values());
+                table = update.table();
+                addUuidValues(table, update.row(), values);
                 where = update.where();
             } else if (operation instanceof Mutate mutate) {
-                mutate.mutations().forEach(mutation -> values.add(mutation.value()));
+                table = mutate.table();
+                for (Mutation mutation : mutate.mutations()) {
+                    if (holdsUuids(table, mutation.column())) {
+                        values.add(mutation.value());
+                    }
+                }
                 where = mutate.where();
             } else if (operation instanceof Wait wait) {
-                wait.rows().forEach(row -> values.addAll(row.values()));
+                table = wait.table();
+                for (Map<String, Object> row : wait.rows()) {
+                    addUuidValues(table, row, values);
+                }
                 where = wait.where();
             } else if (operation instanceof Select select) {
+                table = select.table();
                 where = select.where();
             } else if (operation instanceof Delete delete) {
+                table = delete.table();
                 where = delete.where();
             }
             for (Condition condition : where) {
-                if (condition instanceof Condition.Comparison comparison) {
+                if (condition instanceof Condition.Comparison comparison && holdsUuids(table, comparison.column())) {
                     values.add(comparison.value());
                 }
             }
+        }
+
+        private void addUuidValues(String table, Map<String, Object> row, List<Object> values) {
+            for (Map.Entry<String, Object> entry : row.entrySet()) {
+                if (holdsUuids(table, entry.getKey())) {
+                    values.add(entry.getValue());
+                }
+            }
+        }
+
+        private boolean holdsUuids(String table, String column) {
+            ColumnType type = schema.table(table).column(column).type();
+            return type.key().type() == AtomicType.UUID
+                    || type.value().map(v -> v.type() == AtomicType.UUID).orElse(false);
         }
 
         // Values are atoms, sets of atoms or maps of atoms: one level of collection at most, walked

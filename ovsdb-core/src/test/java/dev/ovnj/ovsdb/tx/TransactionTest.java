@@ -108,6 +108,32 @@ class TransactionTest {
     }
 
     @Test
+    void undeclaredNamedUuidIsFoundWhereverAUuidCanBe() {
+        NamedUuid ghost = new NamedUuid("ghost");
+        assertThatThrownBy(Transaction.builder(nb).add(Operations.mutate("Logical_Router")
+                .mutation(Mutation.insert("load_balancer", Set.of(ghost))))::build)
+                .hasMessageContaining("refers to uuid-name [ghost]");
+        assertThatThrownBy(Transaction.builder(nb).add(Operations.wait("Logical_Router").columns("load_balancer")
+                .row(Map.of("load_balancer", Set.of(ghost))))::build)
+                .hasMessageContaining("refers to uuid-name [ghost]");
+        assertThatThrownBy(Transaction.builder(nb).add(Operations.delete("Load_Balancer")
+                .where(Condition.eq("_uuid", ghost)))::build)
+                .hasMessageContaining("refers to uuid-name [ghost]");
+        // Declared, the same references build.
+        Transaction.builder(nb).add(Operations.insert("Load_Balancer").uuidName("ghost"))
+                .add(Operations.mutate("Logical_Router").mutation(Mutation.insert("load_balancer", Set.of(ghost))))
+                .add(Operations.delete("Load_Balancer").where(Condition.eq("_uuid", ghost))).build();
+    }
+
+    @Test
+    void aNamedUuidInAColumnOfStringsIsRefusedWhenAdded() {
+        // Why the named-uuid check at build() need not walk string columns.
+        assertThatThrownBy(() -> Transaction.builder(nb).add(Operations.insert("Load_Balancer")
+                .value("vips", Map.of("10.0.0.1:80", new NamedUuid("ghost")))))
+                .hasMessageContaining("Load_Balancer.vips");
+    }
+
+    @Test
     void waitRowsMustMatchColumns() {
         assertThatThrownBy(() -> Transaction.builder(nb).add(Operations.wait("Load_Balancer").columns("name")
                 .row(Map.of("protocol", Set.of()))))
