@@ -248,6 +248,34 @@ public final class Results {
     }
 
     /**
+     * Adds the median of each figure over several measurements of the same thing (forks of one
+     * size), with the smallest and largest {@code p99_ms} as {@code p99_ms_min} and
+     * {@code p99_ms_max}; the raw values of their distributions are pooled and their notes kept.
+     *
+     * @param forks the results of each measurement
+     */
+    public void mergeMedians(List<Results> forks) {
+        Map<List<String>, List<Double>> values = new LinkedHashMap<>();
+        Map<List<String>, List<double[]>> pooled = new LinkedHashMap<>();
+        for (Results fork : forks) {
+            fork.results().forEach(r -> values.computeIfAbsent(List.of(r.scenario(), r.client(), r.metric()), k -> new ArrayList<>())
+                    .add(r.value()));
+            fork.samples().forEach(x -> pooled.computeIfAbsent(List.of(x.scenario(), x.client()), k -> new ArrayList<>()).add(x.values()));
+            fork.notes().forEach(this::note);
+        }
+        values.forEach((key, v) -> {
+            double[] sorted = v.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            add(key.get(0), key.get(1), key.get(2), sorted[(sorted.length - 1) / 2]);
+            if (key.get(2).equals("p99_ms") && sorted.length > 1) {
+                add(key.get(0), key.get(1), "p99_ms_min", sorted[0]);
+                add(key.get(0), key.get(1), "p99_ms_max", sorted[sorted.length - 1]);
+            }
+        });
+        pooled.forEach((key, arrays) -> samples(key.get(0), key.get(1),
+                arrays.stream().flatMapToDouble(java.util.Arrays::stream).toArray()));
+    }
+
+    /**
      * The Markdown: machine, command, one table per scenario (clients by metrics), then notes.
      *
      * @param command the exact command that produced the run

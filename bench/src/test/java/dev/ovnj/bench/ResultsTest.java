@@ -45,6 +45,39 @@ class ResultsTest {
     }
 
     @Test
+    void forksMergeAsMediansWithTheP99Spread() {
+        Results.Machine machine = sample().machine();
+        java.util.List<Results> forks = new java.util.ArrayList<>();
+        double[][] p99s = {{0.70}, {0.50}, {0.90}};
+        for (int k = 0; k < 3; k++) {
+            Results f = new Results(machine);
+            f.add("scale", "ovnj-engine-1k", "p99_ms", p99s[k][0]);
+            f.add("scale", "ovnj-engine-1k", "cpu_us", 100 + k);
+            f.samples("scale", "ovnj-engine-1k", new double[] {k, k + 10});
+            f.note("fork " + k);
+            forks.add(f);
+        }
+        Results r = new Results(machine);
+        r.mergeMedians(forks);
+        assertThat(r.get("scale", "ovnj-engine-1k", "p99_ms")).contains(0.70);
+        assertThat(r.get("scale", "ovnj-engine-1k", "p99_ms_min")).contains(0.50);
+        assertThat(r.get("scale", "ovnj-engine-1k", "p99_ms_max")).contains(0.90);
+        assertThat(r.get("scale", "ovnj-engine-1k", "cpu_us")).contains(101.0);
+        assertThat(r.get("scale", "ovnj-engine-1k", "cpu_us_min")).isEmpty();
+        assertThat(r.samples()).singleElement().satisfies(x -> assertThat(x.values()).containsExactly(0, 1, 2, 10, 11, 12));
+        assertThat(r.notes()).containsExactly("fork 0", "fork 1", "fork 2");
+    }
+
+    @Test
+    void oneForkMergesAsItIs() {
+        Results f = new Results(sample().machine());
+        f.add("scale", "ovnj-engine-1k", "p99_ms", 0.6);
+        Results r = new Results(f.machine());
+        r.mergeMedians(java.util.List.of(f));
+        assertThat(r.results()).containsExactly(new Results.Result("scale", "ovnj-engine-1k", "p99_ms", 0.6));
+    }
+
+    @Test
     void markdownHasOneTablePerScenarioWithMachineAndCommand() {
         String md = sample().toMarkdown("bench/run.sh");
         assertThat(md).contains("2 cores, 23.4 GB RAM, JDK OpenJDK 17, OVS 3.1.0, OVN 23.03.1, Debian 12")
