@@ -5,9 +5,13 @@
 #
 # Writes bench/results/profile-SCENARIO.jfr (not committed) and prints: the threads sampled, top
 # frames by self time, and ovnj methods by inclusive samples (how often the method is anywhere on
-# the stack). PROFILE_FROM / PROFILE_TO (HH:MM:SS, compared with each sample's start time) keep
+# the stack); then each thread's CPU, compiler threads included, and the JIT's compilations. The
+# execution samples cover Java code only: a C2 compiler thread busy on the second core never shows
+# in them (round 6 found a measured converge paying 300 ms of C2 time that way), so the recording
+# uses JFR's `profile` settings with the threads' CPU load every 100 ms and every compilation.
+# PROFILE_FROM / PROFILE_TO (HH:MM:SS or HH:MM:SS.mmm, compared with each event's start time) keep
 # only part of the run: the harness prints the time at every scenario header, before every
-# bulk-create client, and where scale's incremental changes begin.
+# bulk-create client and measured converge, and where scale's incremental changes begin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenario=${1:?scenario}; shift
@@ -15,7 +19,17 @@ jfr_file=$PWD/bench/results/profile-$scenario.jfr
 # A JVM the harness forks (scale: one per size, ScaleFork) records into the same name with its own
 # suffix (profile-scale-scale-1k.jfr); the samples of all of them are counted together.
 rm -f "${jfr_file%.jfr}"-*.jfr
-BENCH_JAVA_OPTS="-XX:StartFlightRecording=filename=$jfr_file,settings=profile" \
+settings=$(mktemp --suffix=.jfc)
+java_home=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
+# JFR's profile settings, with the threads' CPU load every 100 ms (not 10 s) and every compilation
+# (not only those over 100 ms).
+awk '
+  /<event name="jdk.ThreadCPULoad">/ {ev = "cpu"} /<event name="jdk.Compilation">/ {ev = "comp"}
+  /<\/event>/ {ev = ""}
+  ev == "cpu" && /name="period"/ {sub(/>[^<]*</, ">100 ms<")}
+  ev == "comp" && /name="threshold"/ {sub(/>[^<]*</, ">0 ms<")}
+  {print}' "$java_home/lib/jfr/profile.jfc" > "$settings"
+BENCH_JAVA_OPTS="-XX:StartFlightRecording=filename=$jfr_file,settings=$settings" \
   bench/run.sh --quick --only "$scenario" --out "$(mktemp -d)" "$@"
 samples=$(mktemp)
 # One line per sample: start time, thread, then the frames separated by '|'.
@@ -39,4 +53,31 @@ cut -f3 "$samples" | cut -d'|' -f1 | sort | uniq -c | sort -rn | head -25
 echo "== ovnj methods (inclusive)"
 cut -f3 "$samples" | awk -F'|' '{delete seen; for (i = 1; i <= NF; i++) if ($i ~ /^dev\.ovnj/ && !($i in seen)) {seen[$i] = 1; n[$i]++}}
   END {for (m in n) print n[m], m}' | sort -rn | head -30
-rm -f "$samples"
+rm -f "$samples" "$settings"
+from=${PROFILE_FROM:-00:00:00}; to=${PROFILE_TO:-99:99:99}
+echo "== thread CPU between ${PROFILE_FROM:-start} and ${PROFILE_TO:-end} (seconds; JIT compiler threads included, GC and VM threads not)"
+for f in "$jfr_file" "${jfr_file%.jfr}"-*.jfr; do
+  [ -e "$f" ] || continue
+  jfr print --events jdk.ThreadCPULoad "$f"
+done | awk -v from="$from" -v to="$to" -v cores="$(nproc)" '
+  /^jdk.ThreadCPULoad/ {t = ""; u = 0; s = 0; th = ""}
+  /startTime = / {t = $3}
+  /^ *user = / {u = $3; sub(/%/, "", u)}
+  /^ *system = / {s = $3; sub(/%/, "", s)}
+  /eventThread = / {th = $0; sub(/.*eventThread = "/, "", th); sub(/".*/, "", th); gsub(/[0-9]+/, "N", th)}
+  /^}/ {if (t >= from && t < to && th != "") cpu[th] += (u + s) / 100 * cores * 0.1}
+  END {for (x in cpu) if (cpu[x] >= 0.005) printf "  %7.2f %s\n", cpu[x], x}' | sort -rn | awk 'NR <= 12'
+echo "== JIT compilations between ${PROFILE_FROM:-start} and ${PROFILE_TO:-end}, the longest first"
+compilations=$(mktemp)
+for f in "$jfr_file" "${jfr_file%.jfr}"-*.jfr; do
+  [ -e "$f" ] || continue
+  jfr print --events jdk.Compilation "$f"
+done | awk -v from="$from" -v to="$to" '
+  /^jdk.Compilation/ {t = ""; d = 0; m = ""}
+  /startTime = / {t = $3}
+  /^ *duration = / {d = $3; if ($4 == "s") d *= 1000; else if ($4 == "us") d /= 1000; else if ($4 == "ns") d /= 1e6}
+  /^ *method = / {m = $0; sub(/.*method = /, "", m)}
+  /^}/ {if (t >= from && t < to) print d "\t" m}' > "$compilations"
+awk -F'\t' '{n++; total += $1} END {printf "  %d compilations, %.0f ms\n", n, total}' "$compilations"
+sort -t$'\t' -k1,1 -rn "$compilations" | awk -F'\t' 'NR <= 8 {printf "  %8.1f ms %s\n", $1, $2}'
+rm -f "$compilations"
