@@ -30,6 +30,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -637,7 +638,7 @@ final class EngineLoop {
         long t0 = EngineCounters.now();
         EipCheck eip = EipCheck.read(client.cache());
         counters.cacheRead(t0);
-        Map<String, List<Work>> writes = new LinkedHashMap<>();
+        Outgoing writes = new Outgoing();
         Set<String> groupsCreated = new HashSet<>();
         for (Map.Entry<SpecKey, Long> e : batch.entrySet()) {
             SpecKey key = e.getKey();
@@ -647,11 +648,11 @@ final class EngineLoop {
                 queue.requeue(key, e.getValue());
                 continue;
             }
-            planOne(key, e.getValue(), eip, writes, groupsCreated);
+            planOne(key, e.getValue(), eip, writes::add, groupsCreated);
         }
         counters.plans.incrementAndGet();
         counters.lastPlanMicros = (System.nanoTime() - start) / 1000;
-        send(writes);
+        writes.flush();
         if (inFlight == 0) {
             schedulePass();
         }
@@ -667,7 +668,7 @@ final class EngineLoop {
     }
 
     /** Reconciles one key, confining a failure to it: it is FAILED for now and tried again after its backoff. */
-    private void planOne(SpecKey key, long markedAt, EipCheck eip, Map<String, List<Work>> writes, Set<String> groupsCreated) {
+    private void planOne(SpecKey key, long markedAt, EipCheck eip, Consumer<Work> writes, Set<String> groupsCreated) {
         try {
             reconcileOne(key, markedAt, eip, writes, groupsCreated);
         } catch (RuntimeException ex) {
@@ -682,7 +683,7 @@ final class EngineLoop {
         }
     }
 
-    private void reconcileOne(SpecKey key, long markedAt, EipCheck eip, Map<String, List<Work>> writes, Set<String> groupsCreated) {
+    private void reconcileOne(SpecKey key, long markedAt, EipCheck eip, Consumer<Work> writes, Set<String> groupsCreated) {
         Desired d = store.get(key);
         if (d == null) {
             queue.done(key);
@@ -725,7 +726,7 @@ final class EngineLoop {
                         before == null ? Optional.empty() : before.serverError(), d.generation(),
                         before == null ? 0 : before.observedGeneration());
             }
-            writes.computeIfAbsent(key.owner(), o -> new ArrayList<>()).add(new Work(key, plan, repair, markedAt));
+            writes.accept(new Work(key, plan, repair, markedAt));
         }
     }
 
@@ -748,47 +749,63 @@ final class EngineLoop {
         return s == null || (s.state() != SpecStatus.State.CONFLICT && s.state() != SpecStatus.State.INVALID);
     }
 
-    private void send(Map<String, List<Work>> writes) {
-        List<List<Work>> chunks = new ArrayList<>();
-        for (List<Work> works : writes.values()) {
-            List<Work> chunk = new ArrayList<>();
-            int ops = 0;
-            for (Work w : works) {
-                if (queue.isSolo(w.key())) {
-                    chunks.add(List.of(w));
-                    continue;
-                }
-                if (!chunk.isEmpty() && ops + w.plan().changes().size() > settings.maxOpsPerTransaction()) {
-                    chunks.add(chunk);
-                    chunk = new ArrayList<>();
-                    ops = 0;
-                }
-                chunk.add(w);
-                ops += w.plan().changes().size();
+    /**
+     * A pass's writes, one transaction's worth per owner at a time: a chunk leaves as soon as it
+     * is full, so the server starts on the first while the rest of a large pass is still being
+     * planned (a mass repair of 10,000 rows otherwise kept the server idle for the whole plan).
+     */
+    private final class Outgoing {
+        private final Map<String, List<Work>> open = new LinkedHashMap<>();
+        private final Map<String, Integer> ops = new HashMap<>();
+
+        void add(Work w) {
+            if (queue.isSolo(w.key())) {
+                send(List.of(w));
+                return;
             }
-            if (!chunk.isEmpty()) {
-                chunks.add(chunk);
+            String owner = w.key().owner();
+            List<Work> chunk = open.computeIfAbsent(owner, o -> new ArrayList<>());
+            int size = w.plan().changes().size();
+            int n = ops.getOrDefault(owner, 0);
+            if (!chunk.isEmpty() && n + size > settings.maxOpsPerTransaction()) {
+                send(chunk);
+                chunk = new ArrayList<>();
+                open.put(owner, chunk);
+                n = 0;
             }
+            chunk.add(w);
+            ops.put(owner, n + size);
         }
-        for (List<Work> chunk : chunks) {
-            List<Transaction> txs;
-            try {
-                LoadBalancerPlan merged = Reconciler.merge(chunk.get(0).key().owner(), chunk.stream().map(Work::plan).toList());
-                txs = PlanTransactions.build(merged, client.schema(), settings.maxOpsPerTransaction());
-            } catch (RuntimeException e) {
-                // The client refused to build it (e.g. a value the server's schema does not allow).
-                inFlight++;
-                chunkDone(chunk, new TxExecutor.Outcome(TxExecutor.Kind.PERMANENT, e));
-                continue;
+
+        /** Sends what is left once the pass is planned. */
+        void flush() {
+            for (List<Work> chunk : open.values()) {
+                if (!chunk.isEmpty()) {
+                    send(chunk);
+                }
             }
+            open.clear();
+        }
+    }
+
+    private void send(List<Work> chunk) {
+        List<Transaction> txs;
+        try {
+            LoadBalancerPlan merged = Reconciler.merge(chunk.get(0).key().owner(), chunk.stream().map(Work::plan).toList());
+            txs = PlanTransactions.build(merged, client.schema(), settings.maxOpsPerTransaction());
+        } catch (RuntimeException e) {
+            // The client refused to build it (e.g. a value the server's schema does not allow).
             inFlight++;
-            executor.send(txs).whenComplete((outcome, err) -> {
-                TxExecutor.Outcome o = outcome != null ? outcome : new TxExecutor.Outcome(TxExecutor.Kind.RETRIABLE, err);
-                if (!step("transaction answered", () -> chunkDone(chunk, o))) {
-                    LOG.debug("transaction answered after close");
-                }
-            });
+            chunkDone(chunk, new TxExecutor.Outcome(TxExecutor.Kind.PERMANENT, e));
+            return;
         }
+        inFlight++;
+        executor.send(txs).whenComplete((outcome, err) -> {
+            TxExecutor.Outcome o = outcome != null ? outcome : new TxExecutor.Outcome(TxExecutor.Kind.RETRIABLE, err);
+            if (!step("transaction answered", () -> chunkDone(chunk, o))) {
+                LOG.debug("transaction answered after close");
+            }
+        });
     }
 
     private void chunkDone(List<Work> chunk, TxExecutor.Outcome outcome) {
@@ -876,14 +893,14 @@ final class EngineLoop {
             return;
         }
         EipCheck eip = EipCheck.read(client.cache());
-        Map<String, List<Work>> again = new LinkedHashMap<>();
+        List<Work> again = new ArrayList<>();
         Set<String> groupsCreated = new HashSet<>();
         for (SpecKey key : keys) {
             // Marks made so far came from events the cache read below already reflects.
             Long marked = queue.unmark(key);
-            planOne(key, marked != null ? marked : now, eip, again, groupsCreated);
+            planOne(key, marked != null ? marked : now, eip, again::add, groupsCreated);
         }
-        again.values().forEach(works -> works.forEach(w -> queue.requeue(w.key(), w.markedAt())));
+        again.forEach(w -> queue.requeue(w.key(), w.markedAt()));
     }
 
     /**
