@@ -33,7 +33,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Results: scenario {@code gc-storm}, client {@code ovnj-engine}: {@code round1_s} ..
  * {@code round3_s}, {@code wall_s} (the slowest round), {@code cpu_s} and {@code server_cpu_s}
- * (mean per round, client CPU until the rows are back), {@code txns} (mean per round),
+ * (mean per round, client CPU until the rows are back), {@code young_gcs} and {@code gc_ms} (the
+ * young collections that fell inside the rounds, and their pauses: a round that pays for one
+ * takes about that much longer), {@code txns} (mean per round),
  * {@code settled_s} (from the last storm's commit until the engine has recorded every repair),
  * {@code p50_ms}/{@code p99_ms} per restored row.
  */
@@ -131,14 +133,20 @@ final class GcStorm {
             double slowest = 0;
             double cpuSum = 0;
             double srvSum = 0;
+            long gcs = 0;
+            long gcMs = 0;
             EngineMetrics before = e.engine.metrics();
             System.out.println("  gc-storm measured (" + java.time.LocalTime.now() + ")");
             for (int round = 1; round <= ROUNDS; round++) {
                 double cpu0 = Proc.jvmCpuSeconds();
                 double srv0 = Proc.cpuSeconds(e.server.pid());
+                long[] gc0 = Proc.youngCollections();
                 Storm storm = storm(deleter, current, n, lastStart);
                 double cpu = Proc.jvmCpuSeconds() - cpu0;
                 double srv = Proc.cpuSeconds(e.server.pid()) - srv0;
+                long[] gc1 = Proc.youngCollections();
+                gcs += gc1[0] - gc0[0];
+                gcMs += gc1[1] - gc0[1];
                 results.add("gc-storm", CLIENT, "round" + round + "_s", storm.seconds);
                 slowest = Math.max(slowest, storm.seconds);
                 cpuSum += cpu;
@@ -162,6 +170,8 @@ final class GcStorm {
             results.add("gc-storm", CLIENT, "wall_s", slowest);
             results.add("gc-storm", CLIENT, "cpu_s", cpuSum / ROUNDS);
             results.add("gc-storm", CLIENT, "server_cpu_s", srvSum / ROUNDS);
+            results.add("gc-storm", CLIENT, "young_gcs", gcs);
+            results.add("gc-storm", CLIENT, "gc_ms", gcMs);
             results.add("gc-storm", CLIENT, "txns", (double) (after.transactions() - before.transactions()) / ROUNDS);
             results.samples("gc-storm", CLIENT, all.stream().mapToDouble(Double::doubleValue).toArray());
             double[] sorted = all.stream().mapToDouble(Double::doubleValue).sorted().toArray();
