@@ -3,7 +3,8 @@ package dev.ovnj.ovsdb.rpc;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * The server answered a call with an error. Repeating the same call will fail the same way.
+ * The server answered a call with an error. Repeating the same call will fail the same way,
+ * except after {@code "canceled"} (see {@link #retriable()}).
  */
 public final class RpcErrorException extends OvsdbRpcException {
 
@@ -75,8 +76,16 @@ public final class RpcErrorException extends OvsdbRpcException {
         return rawError;
     }
 
+    /**
+     * True only for {@code "canceled"}: {@code ovsdb-server} answers so when it gives up a call
+     * it had taken in, not because of the call: a relay that lost its source while forwarding a
+     * transaction, a trigger dropped when the database is replaced. The transaction may or may not
+     * have committed, so a writer checks the database (or its cache) before writing again.
+     *
+     * @return whether the error is {@code "canceled"}
+     */
     @Override
     public boolean retriable() {
-        return false;
+        return "canceled".equals(error);
     }
 }

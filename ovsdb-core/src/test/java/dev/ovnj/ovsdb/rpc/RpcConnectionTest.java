@@ -145,6 +145,20 @@ class RpcConnectionTest {
         assertThat(error.error()).isEqualTo("unknown method");
         assertThat(error.details()).isNull();
         assertThat(error).hasMessage("OVSDB server error \"unknown method\"");
+        assertThat(error.retriable()).isFalse();
+    }
+
+    @Test
+    void aCanceledTransactionMayBeRetried() {
+        // What a relay answers for a transaction it was forwarding when its source went away: the
+        // outcome is unknown, not a rejection of the transaction.
+        RpcConnection conn = connection(10);
+        EmbeddedChannel ch = channel(conn);
+        CompletableFuture<JsonNode> call = conn.call("transact", params("OVN_Northbound"), NO_TIMEOUT);
+        ch.writeInbound(json("{\"id\":" + sentId(ch, "transact") + ",\"result\":null,\"error\":\"canceled\"}"));
+        RpcErrorException error = (RpcErrorException) failureOf(call);
+        assertThat(error.error()).isEqualTo("canceled");
+        assertThat(error.retriable()).isTrue();
     }
 
     @Test
