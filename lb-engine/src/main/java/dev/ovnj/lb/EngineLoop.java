@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * that no wakeup can be lost.
  *
  * <p>Batching adapts to load: an idle engine plans and writes a change at once; while a round of
- * transactions is in flight, new work accumulates and goes out together in the next round.
+ * transactions is in flight, new work accumulates and goes out together in the next round. Within
+ * a round, each transaction leaves as soon as its specs are planned.
  */
 final class EngineLoop {
     private static final Logger LOG = LoggerFactory.getLogger(LoadBalancerEngine.class);
