@@ -756,37 +756,36 @@ final class EngineLoop {
      * planned (a mass repair of 10,000 rows otherwise kept the server idle for the whole plan).
      */
     private final class Outgoing {
-        private final Map<String, List<Work>> open = new LinkedHashMap<>();
-        private final Map<String, Integer> ops = new HashMap<>();
+        /** Per owner, the chunk being filled. */
+        private final Map<String, Chunk> open = new LinkedHashMap<>();
 
         void add(Work w) {
             if (queue.isSolo(w.key())) {
                 send(List.of(w));
                 return;
             }
-            String owner = w.key().owner();
-            List<Work> chunk = open.computeIfAbsent(owner, o -> new ArrayList<>());
+            Chunk chunk = open.computeIfAbsent(w.key().owner(), o -> new Chunk());
             int size = w.plan().changes().size();
-            int n = ops.getOrDefault(owner, 0);
-            if (!chunk.isEmpty() && n + size > settings.maxOpsPerTransaction()) {
-                send(chunk);
-                chunk = new ArrayList<>();
-                open.put(owner, chunk);
-                n = 0;
+            if (!chunk.works.isEmpty() && chunk.ops + size > settings.maxOpsPerTransaction()) {
+                send(chunk.works);
+                chunk.works = new ArrayList<>();
+                chunk.ops = 0;
             }
-            chunk.add(w);
-            ops.put(owner, n + size);
+            chunk.works.add(w);
+            chunk.ops += size;
         }
 
-        /** Sends what is left once the pass is planned. */
+        /** Sends what is left once the pass is planned (a chunk holds at least one work). */
         void flush() {
-            for (List<Work> chunk : open.values()) {
-                if (!chunk.isEmpty()) {
-                    send(chunk);
-                }
-            }
+            open.values().forEach(chunk -> send(chunk.works));
             open.clear();
         }
+    }
+
+    /** Works for one transaction and their planned changes. */
+    private static final class Chunk {
+        List<Work> works = new ArrayList<>();
+        int ops;
     }
 
     private void send(List<Work> chunk) {
