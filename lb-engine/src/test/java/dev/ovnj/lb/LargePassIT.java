@@ -72,7 +72,7 @@ class LargePassIT {
                     f.engine.metrics().specs(SpecStatus.State.APPLIED) == specs.size()
                             && OwnedRows.rows(f.nbctl).size() == specs.size());
             assertThat(OwnedRows.rows(f.nbctl)).containsExactlyElementsOf(OwnedRows.expected(specs));
-            assertThat(count(f.nbctl.run("--bare", "get", "Load_Balancer_Group", GROUP, "load_balancer"))).isEqualTo(GROUPED);
+            assertThat(OwnedRows.count(f.nbctl.run("--bare", "get", "Load_Balancer_Group", GROUP, "load_balancer"))).isEqualTo(GROUPED);
             assertThat(OwnedRows.attachments(f.nbctl)).containsExactly(DIRECT, DIRECT);
             String group = f.nbctl.run("--bare", "--columns=_uuid", "find", "Load_Balancer_Group", "name=" + GROUP);
             assertThat(f.nbctl.run("get", "Logical_Router", "shalb-dev", "load_balancer_group")).isEqualTo("[" + group + "]");
@@ -81,10 +81,5 @@ class LargePassIT {
             assertThat(f.txSizes).hasSizeGreaterThan(specs.size() / 8);
             assertThat(f.engine.plan(OWNER, specs).isEmpty()).as("nothing left to write").isTrue();
         }
-    }
-
-    private static int count(String bareUuids) {
-        String s = bareUuids.trim();
-        return s.isEmpty() ? 0 : s.split("\\s+").length;
     }
 }

@@ -57,7 +57,8 @@ final class OwnedRows {
             count(nbctl.run("--bare", "get", "Logical_Switch", "shalb-dev-default", "load_balancer"))};
     }
 
-    private static int count(String bareUuids) {
+    /** Number of UUIDs in {@code ovn-nbctl --bare get} output. */
+    static int count(String bareUuids) {
         String s = bareUuids.trim();
         return s.isEmpty() ? 0 : s.split("\\s+").length;
     }
