@@ -238,11 +238,20 @@ public final class OvsdbCluster implements AutoCloseable {
         for (int i = 0; i < members.size(); i++) {
             while (!status(i).contains("Status: cluster member")) {
                 if (System.nanoTime() > deadline) {
-                    throw new TestkitException("member " + i + " did not join the cluster:\n" + status(i));
+                    // Seen once in a busy run and not reproduced since: the logs of the member and of
+                    // member 0 (the first leader) say which side stopped the join.
+                    throw new TestkitException("member " + i + " did not join the cluster within " + LEADER_TIMEOUT
+                            + ":\n" + status(i) + "\nits log (last lines):\n" + lastLines(members.get(i).log(), 20)
+                            + "\nmember 0's log (last lines):\n" + lastLines(members.get(0).log(), 20));
                 }
                 pause(50);
             }
         }
+    }
+
+    private static String lastLines(String text, int n) {
+        List<String> lines = text.lines().toList();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
     }
 
     private String role(OvsdbServer m) {
