@@ -24,7 +24,8 @@ import java.util.function.Consumer;
 public final class PersistentSet<E> extends AbstractSet<E> {
     private static final int BITS = 5;
     private static final int MASK = (1 << BITS) - 1;
-    private static final PersistentSet<Object> EMPTY = new PersistentSet<>(new Node(0, new Object[0]), 0);
+    private static final Node EMPTY_NODE = new Node(0, new Object[0]);
+    private static final PersistentSet<Object> EMPTY = new PersistentSet<>(EMPTY_NODE, 0);
 
     private final Node root;
     private final int size;
@@ -58,6 +59,9 @@ public final class PersistentSet<E> extends AbstractSet<E> {
             PersistentSet<E> same = (PersistentSet<E>) elements;
             return same;
         }
+        if (elements instanceof Set<? extends E> distinct) {
+            return PersistentSet.<E>empty().toggled(distinct);
+        }
         PersistentSet<E> out = empty();
         for (E e : elements) {
             out = out.plus(e);
@@ -89,6 +93,34 @@ public final class PersistentSet<E> extends AbstractSet<E> {
         }
         Node n = root.minus(element, element.hashCode(), 0);
         return n == root ? this : new PersistentSet<>(n, size - 1);
+    }
+
+    /**
+     * This set with every element of {@code delta} toggled: removed where present, added where
+     * absent, which is how an OVSDB {@code update2} "modify" changes a set column. Every trie node
+     * on the way to a toggled element is copied once for the whole delta instead of once per
+     * element: a transaction attaching 500 load balancers to a router's 10,000-element set copies
+     * the root once, not 500 times, and a delta removing every element builds nothing.
+     *
+     * @param delta distinct non-null elements
+     * @return the new set, or this one when {@code delta} is empty
+     */
+    public PersistentSet<E> toggled(Set<? extends E> delta) {
+        int k = delta.size();
+        if (k == 0) {
+            return this;
+        }
+        Object[] elements = new Object[k];
+        int[] hashes = new int[k];
+        int i = 0;
+        for (E e : delta) {
+            elements[i] = Objects.requireNonNull(e, "element");
+            hashes[i] = e.hashCode();
+            i++;
+        }
+        Toggles t = new Toggles(elements, hashes);
+        Node n = t.apply(root, 0, k, 0);
+        return n == root ? this : new PersistentSet<>(n, size + t.sizeChange);
     }
 
     @Override
@@ -200,6 +232,118 @@ public final class PersistentSet<E> extends AbstractSet<E> {
     }
 
     /**
+     * One {@link #toggled} call: the delta's elements and hashes, sorted in place level by level
+     * into the trie's 32 positions, and the size change so far.
+     */
+    private static final class Toggles {
+        private final Object[] elements;
+        private final int[] hashes;
+        private int sizeChange;
+
+        Toggles(Object[] elements, int[] hashes) {
+            this.elements = elements;
+            this.hashes = hashes;
+        }
+
+        /** Node {@code n} at level {@code shift} with the toggles in {@code [from, to)} applied. */
+        Node apply(Node n, int from, int to, int shift) {
+            if (Node.collisionLevel(shift)) {
+                // Elements here share their whole hash: few, so one toggle at a time.
+                Node out = n;
+                for (int i = from; i < to; i++) {
+                    Object e = elements[i];
+                    Node next = out.contains(e, hashes[i], shift) ? out.minus(e, hashes[i], shift) : out.plus(e, hashes[i], shift);
+                    sizeChange += next.slots.length - out.slots.length;
+                    out = next;
+                }
+                return out;
+            }
+            int[] starts = sortByPosition(from, to, shift);
+            Object[] slots = new Object[Integer.bitCount(n.bitmap | bucketsBitmap(starts))];
+            int bitmap = 0;
+            int count = 0;
+            boolean changed = false;
+            for (int position = 0; position <= MASK; position++) {
+                int bit = 1 << position;
+                Object old = (n.bitmap & bit) == 0 ? null : n.slots[Integer.bitCount(n.bitmap & (bit - 1))];
+                int b0 = starts[position];
+                int b1 = starts[position + 1];
+                Object slot = b0 == b1 ? old : slot(old, b0, b1, shift + BITS);
+                changed |= slot != old;
+                if (slot != null) {
+                    bitmap |= bit;
+                    slots[count++] = slot;
+                }
+            }
+            return changed ? new Node(bitmap, count == slots.length ? slots : Arrays.copyOf(slots, count)) : n;
+        }
+
+        /** The new content of one position (null, an element or a node) holding {@code old} before. */
+        private Object slot(Object old, int from, int to, int shift) {
+            if (to - from == 1 && !(old instanceof Node)) {
+                Object e = elements[from];
+                if (old == null) {
+                    sizeChange++;
+                    return e;
+                }
+                if (old.equals(e)) {
+                    sizeChange--;
+                    return null;
+                }
+                sizeChange++;
+                return Node.pair(old, old.hashCode(), e, hashes[from], shift);
+            }
+            Node before = old instanceof Node n ? n : old == null ? EMPTY_NODE : Node.single(old, shift);
+            Node after = apply(before, from, to, shift);
+            if (after.slots.length == 0) {
+                return null;
+            }
+            // A node left with one element collapses into its parent's position, as minus does.
+            if (after.slots.length == 1 && !(after.slots[0] instanceof Node)) {
+                return after.slots[0];
+            }
+            return after == before && old != null && !(old instanceof Node) ? old : after;
+        }
+
+        /**
+         * Sorts {@code [from, to)} by the hash bits of this level (a counting sort) and returns
+         * where each position's toggles start: position p holds {@code [starts[p], starts[p+1])}.
+         */
+        private int[] sortByPosition(int from, int to, int shift) {
+            int[] starts = new int[MASK + 2];
+            for (int i = from; i < to; i++) {
+                starts[((hashes[i] >>> shift) & MASK) + 1]++;
+            }
+            starts[0] = from;
+            for (int p = 1; p <= MASK + 1; p++) {
+                starts[p] += starts[p - 1];
+            }
+            int k = to - from;
+            Object[] e = new Object[k];
+            int[] h = new int[k];
+            int[] next = Arrays.copyOf(starts, MASK + 1);
+            for (int i = from; i < to; i++) {
+                int at = next[(hashes[i] >>> shift) & MASK]++ - from;
+                e[at] = elements[i];
+                h[at] = hashes[i];
+            }
+            System.arraycopy(e, 0, elements, from, k);
+            System.arraycopy(h, 0, hashes, from, k);
+            return starts;
+        }
+
+        private static int bucketsBitmap(int[] starts) {
+            int bitmap = 0;
+            for (int p = 0; p <= MASK; p++) {
+                if (starts[p + 1] > starts[p]) {
+                    bitmap |= 1 << p;
+                }
+            }
+            return bitmap;
+        }
+    }
+
+    /**
      * One trie level: a bitmap of occupied positions and, densely, their elements or children.
      * Below the last level (all 32 hash bits used) a node holds colliding elements in a plain array.
      */
@@ -282,7 +426,12 @@ public final class PersistentSet<E> extends AbstractSet<E> {
             return new Node(bitmap, copy);
         }
 
-        private static Node pair(Object a, int hashA, Object b, int hashB, int shift) {
+        /** A node at level {@code shift} holding one element. */
+        static Node single(Object e, int shift) {
+            return collisionLevel(shift) ? new Node(0, new Object[] {e}) : new Node(1 << ((e.hashCode() >>> shift) & MASK), new Object[] {e});
+        }
+
+        static Node pair(Object a, int hashA, Object b, int hashB, int shift) {
             if (collisionLevel(shift)) {
                 return new Node(0, new Object[] {a, b});
             }

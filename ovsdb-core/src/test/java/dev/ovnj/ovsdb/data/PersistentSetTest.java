@@ -128,6 +128,72 @@ class PersistentSetTest {
     }
 
     @Test
+    void toggledAnswersAsOneToggleAtATime() {
+        Random random = new Random(23);
+        for (int round = 0; round < 300; round++) {
+            int n = random.nextInt(round < 150 ? 60 : 6000);
+            PersistentSet<Object> before = PersistentSet.empty();
+            for (int i = 0; i < n; i++) {
+                before = before.plus(element(random));
+            }
+            Set<Object> beforeCopy = new HashSet<>(before);
+            Set<Object> delta = new HashSet<>();
+            switch (round % 4) {
+                case 0 -> delta.addAll(before);                        // every element: the set empties
+                case 1 -> delta.add(element(random));                  // one element
+                default -> {
+                    for (int i = random.nextInt(3000); i > 0; i--) {
+                        delta.add(element(random));                    // present and absent alike
+                    }
+                }
+            }
+            Set<Object> expected = new HashSet<>(before);
+            for (Object e : delta) {
+                if (!expected.remove(e)) {
+                    expected.add(e);
+                }
+            }
+            PersistentSet<Object> after = before.toggled(delta);
+            assertThat(after).as("round %d", round).hasSize(expected.size()).isEqualTo(expected).hasSameHashCodeAs(expected);
+            assertThat(new HashSet<>(after)).hasSize(after.size());   // the iterator yields each element once
+            assertThat(before).isEqualTo(beforeCopy).hasSize(beforeCopy.size());   // the old version is untouched
+            Set<Integer> expectedHashes = new HashSet<>();
+            expected.forEach(x -> expectedHashes.add(x.hashCode()));
+            for (Object e : delta) {
+                assertThat(after.contains(e)).isNotEqualTo(before.contains(e));
+                assertThat(after.containsHashCode(e.hashCode())).isEqualTo(expectedHashes.contains(e.hashCode()));
+            }
+            // diff sees exactly the toggled elements; the structure stays valid for further edits.
+            Set<Object> changed = new HashSet<>();
+            PersistentSet.diff(before, after, changed::add, changed::add);
+            assertThat(changed).isEqualTo(delta);
+            assertThat(after.toggled(delta)).isEqualTo(beforeCopy).hasSize(beforeCopy.size());
+            Object extra = element(random);
+            assertThat(after.contains(extra) ? after.minus(extra).plus(extra) : after.plus(extra).minus(extra)).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void toggledWithNothingIsTheSameSetAndCopyOfASetBuildsItWhole() {
+        PersistentSet<Object> s = PersistentSet.copyOf(Set.of("a", "b", new Colliding(1), new Colliding(2)));
+        assertThat(s).hasSize(4).containsExactlyInAnyOrder("a", "b", new Colliding(1), new Colliding(2));
+        assertThat(s.toggled(Set.of())).isSameAs(s);
+        PersistentSet<Object> none = s.toggled(Set.of("a", "b", new Colliding(1), new Colliding(2)));
+        assertThat(none).isEmpty();
+        assertThat(none.iterator().hasNext()).isFalse();
+        assertThatThrownBy(() -> s.toggled(new HashSet<>(java.util.Arrays.asList("c", null))))
+                .isInstanceOf(NullPointerException.class);
+    }
+
+    private static Object element(Random random) {
+        return switch (random.nextInt(4)) {
+            case 0 -> new Colliding(random.nextInt(40));
+            case 1 -> random.nextInt(9000);                            // low hash bits collide often
+            default -> new UUID(random.nextInt(3), random.nextInt(9000));
+        };
+    }
+
+    @Test
     void containsHashCodeAnswersLikeAScan() {
         Random random = new Random(5);
         PersistentSet<Object> set = PersistentSet.empty();
