@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code round3_s}, {@code wall_s} (the slowest round), {@code cpu_s} and {@code server_cpu_s}
  * (mean per round, client CPU until the rows are back), {@code young_gcs} and {@code gc_ms} (the
  * young collections that fell inside the rounds, and their pauses: a round that pays for one
- * takes about that much longer), {@code txns} (mean per round),
+ * takes about that much longer), {@code txns} and {@code spec_plans} (mean per round: the
+ * single-spec plans tell whether a slow round did more work or the same work more slowly),
  * {@code settled_s} (from the last storm's commit until the engine has recorded every repair),
  * {@code p50_ms}/{@code p99_ms} per restored row.
  */
@@ -173,6 +174,7 @@ final class GcStorm {
             results.add("gc-storm", CLIENT, "young_gcs", gcs);
             results.add("gc-storm", CLIENT, "gc_ms", gcMs);
             results.add("gc-storm", CLIENT, "txns", (double) (after.transactions() - before.transactions()) / ROUNDS);
+            results.add("gc-storm", CLIENT, "spec_plans", (double) (after.specPlans() - before.specPlans()) / ROUNDS);
             results.samples("gc-storm", CLIENT, all.stream().mapToDouble(Double::doubleValue).toArray());
             double[] sorted = all.stream().mapToDouble(Double::doubleValue).sorted().toArray();
             results.add("gc-storm", CLIENT, "p50_ms", Scenarios.percentile(sorted, 50));
