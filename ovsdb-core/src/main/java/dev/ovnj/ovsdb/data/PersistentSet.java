@@ -24,6 +24,8 @@ import java.util.function.Consumer;
 public final class PersistentSet<E> extends AbstractSet<E> {
     private static final int BITS = 5;
     private static final int MASK = (1 << BITS) - 1;
+    /** Deltas smaller than this are toggled one element at a time. */
+    private static final int BULK_TOGGLE_MIN = 8;
     private static final Node EMPTY_NODE = new Node(0, new Object[0]);
     private static final PersistentSet<Object> EMPTY = new PersistentSet<>(EMPTY_NODE, 0);
 
@@ -107,8 +109,14 @@ public final class PersistentSet<E> extends AbstractSet<E> {
      */
     public PersistentSet<E> toggled(Set<? extends E> delta) {
         int k = delta.size();
-        if (k == 0) {
-            return this;
+        if (k < BULK_TOGGLE_MIN) {
+            // A change of a few elements (an incremental upsert's one load balancer): one toggle at
+            // a time copies no more, without the walk's sorting arrays.
+            PersistentSet<E> out = this;
+            for (E e : delta) {
+                out = out.contains(e) ? out.minus(e) : out.plus(e);
+            }
+            return out;
         }
         Object[] elements = new Object[k];
         int[] hashes = new int[k];
