@@ -310,7 +310,7 @@ public final class PersistentSet<E> extends AbstractSet<E> {
             if (after.slots.length == 1 && !(after.slots[0] instanceof Node)) {
                 return after.slots[0];
             }
-            return after == before && old != null && !(old instanceof Node) ? old : after;
+            return after;
         }
 
         /**
