@@ -71,8 +71,8 @@ public final class OvsdbCluster implements AutoCloseable {
         Path schemaFile = schema != null ? schema : Schemas.ovnNorthbound(dir);
         String name = Command.of("ovsdb-tool", "schema-name", schemaFile.toString()).check().trim();
         List<String> raft = new ArrayList<>();
-        for (int i = 0; i < size; i++) {
-            raft.add("tcp:127.0.0.1:" + FreePorts.next());
+        for (int port : FreePorts.distinct(size)) {
+            raft.add("tcp:127.0.0.1:" + port);
         }
         List<OvsdbServer> members = new ArrayList<>();
         try {

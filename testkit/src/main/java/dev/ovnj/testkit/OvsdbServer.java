@@ -56,9 +56,11 @@ public final class OvsdbServer implements AutoCloseable {
         this.dir = dir;
         this.database = database;
         this.databaseName = databaseName;
-        this.port = b.port > 0 ? b.port : FreePorts.next();
+        // Client and SSL ports picked together, so they cannot come out equal.
+        int[] free = FreePorts.distinct(2);
+        this.port = b.port > 0 ? b.port : free[0];
         this.unixSocket = b.unixSocket ? dir.resolve("db.sock") : null;
-        this.sslPort = b.ssl ? FreePorts.next() : 0;
+        this.sslPort = b.ssl ? (free[1] == b.port ? free[0] : free[1]) : 0;
         this.certificates = b.ssl ? TestCertificates.generate(dir.resolve("pki")) : null;
         this.extraArgs = List.copyOf(b.extraArgs);
         this.ownsDirectory = b.directory == null;
