@@ -12,13 +12,23 @@
 # PROFILE_FROM / PROFILE_TO (HH:MM:SS or HH:MM:SS.mmm, compared with each event's start time) keep
 # only part of the run: the harness prints the time at every scenario header, before every
 # bulk-create client and measured converge, and where scale's incremental changes begin.
+#
+# PROFILE_AGAIN=1 skips the run and reads the recordings the last one left, e.g. to look at
+# another window of it.
+#
+# PROFILE_WITH=async samples with async-profiler (tools.profiler:async-profiler 3.0 from Maven
+# Central, fetched once) instead of JFR's sampler, into the same file format: every thread's CPU,
+# not only Java code's, so the garbage collector's threads (G1's concurrent refinement), the JIT's
+# and the kernel's frames (page faults, waking another thread) are in the samples and their
+# shares. Kernel frames need perf events (root, or kernel.perf_event_paranoid <= 1). The recording
+# then has no per-thread CPU load or compilation events; the threads' sample counts stand in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenario=${1:?scenario}; shift
 jfr_file=$PWD/bench/results/profile-$scenario.jfr
 # A JVM the harness forks (scale: one per size, ScaleFork) records into the same name with its own
 # suffix (profile-scale-scale-1k.jfr); the samples of all of them are counted together.
-rm -f "${jfr_file%.jfr}"-*.jfr
+[ "${PROFILE_AGAIN:-}" = 1 ] || rm -f "$jfr_file" "${jfr_file%.jfr}"-*.jfr
 settings=$(mktemp --suffix=.jfc)
 java_home=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
 # JFR's profile settings, with the threads' CPU load every 100 ms (not 10 s) and every compilation
@@ -29,17 +39,31 @@ awk '
   ev == "cpu" && /name="period"/ {sub(/>[^<]*</, ">100 ms<")}
   ev == "comp" && /name="threshold"/ {sub(/>[^<]*</, ">0 ms<")}
   {print}' "$java_home/lib/jfr/profile.jfc" > "$settings"
-BENCH_JAVA_OPTS="-XX:StartFlightRecording=filename=$jfr_file,settings=$settings" \
-  bench/run.sh --quick --only "$scenario" --out "$(mktemp -d)" "$@"
+if [ "${PROFILE_WITH:-jfr}" = async ]; then
+  version=3.0
+  agent=$PWD/bench/target/async-profiler-$version/linux-x64/libasyncProfiler.so
+  if [ ! -e "$agent" ]; then
+    mvn -B -q -ntp dependency:get -Dartifact=tools.profiler:async-profiler:$version
+    mkdir -p "$(dirname "$(dirname "$agent")")"
+    (cd "$(dirname "$(dirname "$agent")")" && jar xf ~/.m2/repository/tools/profiler/async-profiler/$version/async-profiler-$version.jar linux-x64)
+  fi
+  # One sample per millisecond of a thread's CPU; `file=` gets each forked JVM's suffix (ScaleFork).
+  profiler_opts="-agentpath:$agent=start,event=cpu,interval=1ms,jfr,file=$jfr_file"
+else
+  profiler_opts="-XX:StartFlightRecording=filename=$jfr_file,settings=$settings"
+fi
+[ "${PROFILE_AGAIN:-}" = 1 ] || BENCH_JAVA_OPTS="$profiler_opts" bench/run.sh --quick --only "$scenario" --out "$(mktemp -d)" "$@"
 samples=$(mktemp)
 # One line per sample: start time, thread, then the frames separated by '|'.
 for f in "$jfr_file" "${jfr_file%.jfr}"-*.jfr; do
   [ -e "$f" ] || continue
-  jfr print --events jdk.ExecutionSample "$f"
+  # The whole stack as recorded (JFR keeps 64 frames); `jfr print` shows only 5 unless told, and
+  # the inclusive counts below were of those 5 until round 9.
+  jfr print --stack-depth 64 --events jdk.ExecutionSample "$f"
 done | awk -v from="${PROFILE_FROM:-00:00:00}" -v to="${PROFILE_TO:-99:99:99}" '
   /^jdk.ExecutionSample/ {t=""; th=""; st=""; inst=0; next}
   /startTime = / {t=$3}
-  /sampledThread = / {th=$3; gsub(/"/, "", th); gsub(/[0-9]+/, "N", th)}
+  /sampledThread = / {th=$0; sub(/.*sampledThread = "/, "", th); sub(/".*/, "", th); gsub(/[0-9]+/, "N", th)}
   /stackTrace = \[/ {inst=1; next}
   inst && /^[ \t]*\]/ {inst=0; next}
   inst {f=$0; sub(/^[ \t]+/, "", f); sub(/[ \t]+line:.*/, "", f); if (f != "...") st = st "|" f; next}
@@ -47,13 +71,17 @@ done | awk -v from="${PROFILE_FROM:-00:00:00}" -v to="${PROFILE_TO:-99:99:99}" '
 ' > "$samples"
 echo "== $(wc -l < "$samples") execution samples between ${PROFILE_FROM:-start} and ${PROFILE_TO:-end}"
 echo "== threads"
-cut -f2 "$samples" | sort | uniq -c | sort -rn | head -8
+cut -f2 "$samples" | sort | uniq -c | sort -rn | awk 'NR <= 12'
 echo "== top frames (self)"
-cut -f3 "$samples" | cut -d'|' -f1 | sort | uniq -c | sort -rn | head -25
+cut -f3 "$samples" | cut -d'|' -f1 | sort | uniq -c | sort -rn | awk 'NR <= 25'
 echo "== ovnj methods (inclusive)"
 cut -f3 "$samples" | awk -F'|' '{delete seen; for (i = 1; i <= NF; i++) if ($i ~ /^dev\.ovnj/ && !($i in seen)) {seen[$i] = 1; n[$i]++}}
-  END {for (m in n) print n[m], m}' | sort -rn | head -30
+  END {for (m in n) print n[m], m}' | sort -rn | awk 'NR <= 30'
 rm -f "$samples" "$settings"
+if [ "${PROFILE_WITH:-jfr}" = async ]; then
+  echo "== (async-profiler: no per-thread CPU load or compilation events; the thread counts above are CPU samples, one per ms)"
+  exit 0
+fi
 from=${PROFILE_FROM:-00:00:00}; to=${PROFILE_TO:-99:99:99}
 echo "== thread CPU between ${PROFILE_FROM:-start} and ${PROFILE_TO:-end} (seconds; JIT compiler threads included, GC and VM threads not)"
 for f in "$jfr_file" "${jfr_file%.jfr}"-*.jfr; do
