@@ -10,7 +10,7 @@
 # gc-storm, failover. Peers: OVS Python IDL, ovn-nbctl daemon, OpenDaylight OVSDB library.
 #   --quick  small sizes, a few minutes; used in CI
 #   --size   override one size (bulk, monitor, cluster, sync, engine, incremental, drift, failover,
-#            window, gc, scale-changes, warm-changes, scale-forks; scale=1000,10000,100000 for the scale curve,
+#            window, gc, scale-changes, warm-changes, scale-forks, bulk-passes; scale=1000,10000,100000 for the scale curve,
 #            each size measured in a JVM of its own with these JVM options)
 #   --out DIR   write the results elsewhere (default bench/results)
 #   --no-build  reuse the last build (for profiling loops)

@@ -105,8 +105,20 @@ public final class Results {
      * @param value the value
      */
     public synchronized void add(String scenario, String client, String metric, double value) {
-        results.removeIf(r -> r.scenario.equals(scenario) && r.client.equals(client) && r.metric.equals(metric));
-        results.add(new Result(scenario, client, metric, value));
+        // A value measured again (a client's next pass) keeps its place, so the tables' rows do too.
+        Result next = new Result(scenario, client, metric, value);
+        int at = -1;
+        for (int i = 0; i < results.size() && at < 0; i++) {
+            Result r = results.get(i);
+            if (r.scenario.equals(scenario) && r.client.equals(client) && r.metric.equals(metric)) {
+                at = i;
+            }
+        }
+        if (at >= 0) {
+            results.set(at, next);
+        } else {
+            results.add(next);
+        }
         if (echo) {
             System.out.printf(Locale.ROOT, "  %-22s %-18s %-20s %s%n", scenario, client, metric, format(metric, value));
         }

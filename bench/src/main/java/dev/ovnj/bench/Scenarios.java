@@ -82,6 +82,7 @@ public final class Scenarios {
 
         private static final List<Count> COUNTS = List.of(
                 new Count("bulk", 10_000, 500),
+                new Count("bulk-passes", 3, 1),
                 new Count("monitor", 1_000, 100),
                 new Count("cluster", 10_000, 300),
                 new Count("sync", 50_000, 2_500),

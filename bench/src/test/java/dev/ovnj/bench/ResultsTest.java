@@ -42,6 +42,9 @@ class ResultsTest {
         r.add("bulk-create", "python-idl", "wall_s", 13.0);
         assertThat(r.results()).hasSize(4);
         assertThat(r.get("bulk-create", "python-idl", "wall_s")).contains(13.0);
+        // In place: a client measured again keeps its row where the tables had it.
+        assertThat(r.results()).extracting(Results.Result::client)
+                .containsExactly("ovnj-pipelined", "python-idl", "ovsdb-server", "ovnj-engine");
     }
 
     @Test
