@@ -107,13 +107,7 @@ public final class Results {
     public synchronized void add(String scenario, String client, String metric, double value) {
         // A value measured again (a client's next pass) keeps its place, so the tables' rows do too.
         Result next = new Result(scenario, client, metric, value);
-        int at = -1;
-        for (int i = 0; i < results.size() && at < 0; i++) {
-            Result r = results.get(i);
-            if (r.scenario.equals(scenario) && r.client.equals(client) && r.metric.equals(metric)) {
-                at = i;
-            }
-        }
+        int at = indexOf(scenario, client, metric);
         if (at >= 0) {
             results.set(at, next);
         } else {
@@ -168,8 +162,19 @@ public final class Results {
      * @return the value if recorded
      */
     public synchronized Optional<Double> get(String scenario, String client, String metric) {
-        return results.stream().filter(r -> r.scenario.equals(scenario) && r.client.equals(client) && r.metric.equals(metric))
-                .map(Result::value).findFirst();
+        int at = indexOf(scenario, client, metric);
+        return at < 0 ? Optional.empty() : Optional.of(results.get(at).value());
+    }
+
+    /** Where the value of this scenario, client and metric is in {@link #results}, or -1. */
+    private int indexOf(String scenario, String client, String metric) {
+        for (int i = 0; i < results.size(); i++) {
+            Result r = results.get(i);
+            if (r.scenario.equals(scenario) && r.client.equals(client) && r.metric.equals(metric)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /**
