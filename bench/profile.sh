@@ -43,9 +43,10 @@ if [ "${PROFILE_WITH:-jfr}" = async ]; then
   version=3.0
   agent=$PWD/bench/target/async-profiler-$version/linux-x64/libasyncProfiler.so
   if [ ! -e "$agent" ]; then
-    mvn -B -q -ntp dependency:get -Dartifact=tools.profiler:async-profiler:$version
-    mkdir -p "$(dirname "$(dirname "$agent")")"
-    (cd "$(dirname "$(dirname "$agent")")" && jar xf ~/.m2/repository/tools/profiler/async-profiler/$version/async-profiler-$version.jar linux-x64)
+    dir=$(dirname "$(dirname "$agent")")
+    # Copied out of whatever local repository Maven uses, not a path guessed under ~/.m2.
+    mvn -B -q -ntp dependency:copy -Dartifact=tools.profiler:async-profiler:$version -DoutputDirectory="$dir"
+    (cd "$dir" && jar xf async-profiler-$version.jar linux-x64)
   fi
   # One sample per millisecond of a thread's CPU; `file=` gets each forked JVM's suffix (ScaleFork).
   profiler_opts="-agentpath:$agent=start,event=cpu,interval=1ms,jfr,file=$jfr_file"
