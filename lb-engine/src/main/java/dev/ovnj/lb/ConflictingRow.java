@@ -26,6 +26,9 @@ public record ConflictingRow(String table, String name, Optional<UUID> uuid, Opt
         String who = owner.map(o -> "owner " + o).orElse("another client");
         String row = ("desired".equals(table) ? "spec row " : "load balancer ") + name
                 + uuid.map(u -> " (uuid " + u + ", " + who + ")").orElse(" (" + who + ", not yet written)");
-        return vip.isEmpty() ? row + " already has this name" : row + " already serves " + vip + " on " + target;
+        // OVN's Load_Balancer names are one namespace for every client; the engine names a spec's
+        // rows <spec>-<protocol>, so two owners' specs of one name collide: say how to get out.
+        return vip.isEmpty() ? row + " already has this name (Load_Balancer names are global across owners: rename the spec,"
+                + " e.g. prefix it with its owner)" : row + " already serves " + vip + " on " + target;
     }
 }

@@ -12,11 +12,22 @@ import java.util.List;
  * @param generation the version, growing with every declaration of this spec
  * @param seq the engine-wide order of the first declaration, deciding which of two owners claimed a VIP first
  * @param facts what the engine derives from a valid spec, once per declaration; null when removed or invalid
+ * @param held when its rows are to go but their deletion is held (the deletion budget, or an owner
+ *     whose desired set is not complete yet): why, for its status; null otherwise
  */
-record Desired(LoadBalancerSpec spec, List<SpecError> errors, long generation, long seq, SpecFacts facts) {
+record Desired(LoadBalancerSpec spec, List<SpecError> errors, long generation, long seq, SpecFacts facts, String held) {
 
     Desired {
         errors = List.copyOf(errors);
+    }
+
+    Desired(LoadBalancerSpec spec, List<SpecError> errors, long generation, long seq, SpecFacts facts) {
+        this(spec, errors, generation, seq, facts, null);
+    }
+
+    /** Whether its rows stay although no spec names them. */
+    boolean isHeld() {
+        return held != null;
     }
 
     boolean removed() {

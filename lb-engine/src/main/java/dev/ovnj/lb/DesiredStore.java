@@ -85,6 +85,30 @@ final class DesiredStore {
         return affected;
     }
 
+    /**
+     * Declares that the rows of a spec no longer desired stay for now (see {@link Desired#held}).
+     *
+     * @return the keys this can concern, as for {@link #declare}
+     */
+    Set<SpecKey> hold(String owner, String name, String reason) {
+        Set<SpecKey> affected = declare(owner, name, null, List.of());
+        Map<String, Desired> specs = owners.get(owner);
+        Desired d = specs.get(name);
+        specs.put(name, new Desired(null, List.of(), d.generation(), d.seq(), null, reason));
+        return affected;
+    }
+
+    /** The names of an owner's specs whose rows are held. */
+    List<String> held(String owner) {
+        List<String> out = new ArrayList<>();
+        owners.getOrDefault(owner, Map.of()).forEach((name, d) -> {
+            if (d.isHeld()) {
+                out.add(name);
+            }
+        });
+        return out;
+    }
+
     /** Marks an owner as declared in full (apply). */
     void markComplete(String owner) {
         complete.add(owner);

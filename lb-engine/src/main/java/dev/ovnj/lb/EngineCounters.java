@@ -13,6 +13,7 @@ final class EngineCounters {
     final AtomicLong plans = new AtomicLong();
     final AtomicLong specPlans = new AtomicLong();
     final AtomicLong slowCacheReads = new AtomicLong();
+    final AtomicLong heldDeletions = new AtomicLong();
     volatile long lastPlanMicros;
     volatile long longestCacheReadMicros;
 

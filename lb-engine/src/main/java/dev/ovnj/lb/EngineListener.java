@@ -65,4 +65,15 @@ public interface EngineListener {
      */
     default void onBackendHealth(BackendHealthChange change) {
     }
+
+    /**
+     * An {@code apply} would have deleted more of an owner's rows than the {@link DeletionBudget}
+     * allows: these specs' rows stay, in state {@link SpecStatus.State#HELD}, until released.
+     *
+     * @param owner the owner
+     * @param specs the specs whose rows are kept
+     * @param reason the reason, as their status gives it
+     */
+    default void onDeletionsHeld(String owner, List<String> specs, String reason) {
+    }
 }

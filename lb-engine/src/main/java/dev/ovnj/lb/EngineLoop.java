@@ -54,6 +54,9 @@ final class EngineLoop {
     private static final int MAX_WRITES_WITHOUT_CONVERGING = 20;
     private static final int MASS_REPAIR_ROWS = 10;
     private static final long FAILURE_LOG_EVERY_NANOS = 10_000_000_000L;
+    /** Why rows of an owner declared only with upsert so far stay although no spec names them. */
+    private static final String ORPHAN = "orphan: no spec names these rows, and the owner's desired set is not complete yet;"
+            + " they are deleted once it is (apply, or declareComplete after upserting every spec) or with remove";
 
     private final OvsdbClient client;
     private final EngineSettings settings;
@@ -68,6 +71,7 @@ final class EngineLoop {
     private final Reconciler reconciler;
     private final TxExecutor executor;
     private final LeaseGate gate;
+    private final OwnerLeases leases;
     private final ScheduledThreadPoolExecutor thread;
     private final ScheduledExecutorService watchdog;
     /**
@@ -97,6 +101,7 @@ final class EngineLoop {
     private ScheduledFuture<?> wakeup;
     private long wakeupAt = Long.MAX_VALUE;
     private boolean announced;
+    private List<String> announcedStandby = List.of();
     private String lastFailure = "";
     private long lastFailureAt;
 
@@ -114,6 +119,8 @@ final class EngineLoop {
         this.queue = new WorkQueue(settings.minRetry(), settings.maxRetry());
         this.reconciler = new Reconciler(client.cache(), new Admission(settings.eipPolicy(), vipIndex, store.claims()), counters);
         this.gate = new LeaseGate(client, settings.lockName());
+        // One engine-wide lock already makes this engine the only writer of all its owners.
+        this.leases = new OwnerLeases(client, settings.ownerLocks() && settings.lockName().isEmpty());
         this.thread = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "ovnj-engine"));
         this.thread.setRemoveOnCancelPolicy(true);
         // Also runs the requests' deadlines: independent of the engine thread, so a stalled step cannot hold a caller.
@@ -154,6 +161,7 @@ final class EngineLoop {
             step("southbound", () -> southboundLive = southbound.isSynced());
         }
         gate.start(held -> step("lock change", () -> lockChanged(held)));
+        leases.start((owner, held) -> step("owner lock change", () -> ownerLockChanged(owner, held)));
         long period = 500;
         watchdog.scheduleWithFixedDelay(this::watch, period, period, TimeUnit.MILLISECONDS);
         step("start", () -> {
@@ -228,6 +236,7 @@ final class EngineLoop {
         step("connection " + event.kind(), () -> {
             if (event.kind() == ConnectionEvent.Kind.DISCONNECTED) {
                 gate.disconnected();
+                leases.disconnected();
             }
             if (event.kind() == ConnectionEvent.Kind.SYNCED) {
                 // A resync may have changed anything: check every spec against the fresh cache.
@@ -239,7 +248,8 @@ final class EngineLoop {
         });
     }
 
-    CompletableFuture<ApplyResult> apply(String owner, List<LoadBalancerSpec> specs, Map<String, List<SpecError>> checked) {
+    CompletableFuture<ApplyResult> apply(String owner, List<LoadBalancerSpec> specs, Map<String, List<SpecError>> checked,
+                                         boolean allowMassDelete) {
         return request(Request.Kind.APPLY, owner, req -> {
             Set<String> names = new LinkedHashSet<>();
             Set<SpecKey> affected = new LinkedHashSet<>();
@@ -248,25 +258,85 @@ final class EngineLoop {
                     affected.addAll(store.declare(owner, s.name(), s, checked.getOrDefault(s.name(), List.of())));
                 }
             }
-            for (String old : List.copyOf(store.names(owner))) {
+            Set<String> gone = new LinkedHashSet<>();
+            for (String old : store.names(owner)) {
                 Desired d = store.get(new SpecKey(owner, old));
-                if (!names.contains(old) && d != null && !d.removed()) {
-                    affected.addAll(store.declare(owner, old, null, List.of()));
-                    names.add(old);
+                if (!names.contains(old) && d != null && (!d.removed() || d.isHeld())) {
+                    gone.add(old);
                 }
             }
+            gone.addAll(reconciler.staleSpecs(owner, store.names(owner)));
             store.markComplete(owner);
-            for (String stale : reconciler.staleSpecs(owner, store.names(owner))) {
-                affected.addAll(store.declare(owner, stale, null, List.of()));
-                names.add(stale);
-            }
+            affected.addAll(deleteOrHold(owner, gone, allowMassDelete));
+            names.addAll(gone);
             names.forEach(n -> req.waiting.put(new SpecKey(owner, n), store.get(new SpecKey(owner, n)).generation()));
             declared(req, affected);
         });
     }
 
+    /**
+     * The owner's desired set is complete (a controller that declares with upsert says so once its
+     * informers synced): rows no spec names are deleted from now on, within the deletion budget.
+     */
+    CompletableFuture<ApplyResult> declareComplete(String owner) {
+        return request(Request.Kind.APPLY, owner, req -> {
+            Set<String> gone = new LinkedHashSet<>(store.held(owner));
+            gone.addAll(reconciler.staleSpecs(owner, store.names(owner)));
+            store.markComplete(owner);
+            Set<SpecKey> affected = deleteOrHold(owner, gone, false);
+            store.names(owner).forEach(n -> req.waiting.put(new SpecKey(owner, n), store.get(new SpecKey(owner, n)).generation()));
+            declared(req, affected);
+        });
+    }
+
+    /** Deletes the rows of every spec whose deletion is held now. */
+    CompletableFuture<ApplyResult> releaseHeld(String owner) {
+        return request(Request.Kind.APPLY, owner, req -> {
+            Set<SpecKey> affected = new LinkedHashSet<>();
+            for (String name : store.held(owner)) {
+                affected.addAll(store.declare(owner, name, null, List.of()));
+                SpecKey key = new SpecKey(owner, name);
+                req.waiting.put(key, store.get(key).generation());
+            }
+            if (!affected.isEmpty()) {
+                LOG.info("owner {}: held deletions of {} spec(s) released", owner, affected.size());
+            }
+            declared(req, affected);
+        });
+    }
+
+    /**
+     * Declares the removal of the specs in {@code gone}, or holds it when it would delete more of
+     * the owner's rows than the deletion budget allows.
+     */
+    private Set<SpecKey> deleteOrHold(String owner, Set<String> gone, boolean allowMassDelete) {
+        Set<SpecKey> affected = new LinkedHashSet<>();
+        if (gone.isEmpty()) {
+            return affected;
+        }
+        Map<String, Integer> rows = reconciler.rowsBySpec(owner);
+        int owned = rows.values().stream().mapToInt(Integer::intValue).sum();
+        int deleting = gone.stream().mapToInt(n -> rows.getOrDefault(n, 0)).sum();
+        if (allowMassDelete || !settings.deletionBudget().exceededBy(deleting, owned)) {
+            gone.forEach(n -> affected.addAll(store.declare(owner, n, null, List.of())));
+            return affected;
+        }
+        String reason = "deletion held: this would delete " + deleting + " of the owner's " + owned + " load balancer rows (budget: "
+                + settings.deletionBudget().describe() + "); the rows stay until the desired set names them again, the deletions"
+                + " are within the budget, or they are released (releaseHeldDeletions, apply with ALLOW_MASS_DELETE,"
+                + " ovnj reconcile --allow-mass-delete)";
+        gone.forEach(n -> affected.addAll(store.hold(owner, n, reason)));
+        counters.heldDeletions.addAndGet(gone.size());
+        LOG.warn("owner {}: deletion of {} spec(s) ({} of {} rows) held: more than the deletion budget allows ({})", owner, gone.size(),
+                deleting, owned, settings.deletionBudget().describe());
+        List<String> held = List.copyOf(gone);
+        bus.publish(ListenerBus.Event.HELD, l -> l.onDeletionsHeld(owner, held, reason));
+        return affected;
+    }
+
     CompletableFuture<ApplyResult> upsert(String owner, LoadBalancerSpec spec) {
         return request(Request.Kind.UPSERT, owner, req -> {
+            boolean firstDeclaration = !store.owners().contains(owner);
             List<SpecError> duplicates = duplicateVips(owner, spec);
             if (!duplicates.isEmpty()) {
                 if (req.answer()) {
@@ -277,6 +347,11 @@ final class EngineLoop {
             Set<SpecKey> affected = store.declare(owner, spec.name(), spec, List.of());
             SpecKey key = new SpecKey(owner, spec.name());
             req.waiting.put(key, store.get(key).generation());
+            if (firstDeclaration && !store.isComplete(owner)) {
+                for (String orphan : reconciler.staleSpecs(owner, store.names(owner))) {
+                    affected.addAll(store.hold(owner, orphan, ORPHAN));
+                }
+            }
             declared(req, affected);
         });
     }
@@ -299,7 +374,7 @@ final class EngineLoop {
     }
 
     boolean isAvailable() {
-        return available && !stalled && !closed;
+        return available && leases.standby().isEmpty() && !stalled && !closed;
     }
 
     String availabilityReason() {
@@ -324,6 +399,7 @@ final class EngineLoop {
             southbound.cache().removeListener(southboundListener);
         }
         gate.close();
+        leases.close();
         try {
             thread.execute(() -> runStep("close", this::failAllWaiters));
         } catch (RejectedExecutionException e) {
@@ -366,6 +442,7 @@ final class EngineLoop {
                 }
                 return;
             }
+            leases.want(owner);
             declare.accept(req);
         });
         if (!queued && req.answer()) {
@@ -441,6 +518,7 @@ final class EngineLoop {
     private void runStep(String name, Runnable step) {
         stepName = name;
         stepStartedAt = System.nanoTime();
+        bus.hold();
         try {
             step.run();
         } catch (RuntimeException | Error e) {
@@ -459,6 +537,7 @@ final class EngineLoop {
                 done.forEach(Runnable::run);
             } finally {
                 stepStartedAt = 0;
+                bus.release();
             }
         }
     }
@@ -492,6 +571,15 @@ final class EngineLoop {
                 queue.remove(key);
                 settle(key, s);
                 req.waiting.remove(key);
+                continue;
+            }
+            if (d.isHeld()) {
+                // A verdict at once: nothing is written for it. The pass looks up its rows.
+                SpecStatus s = board.put(key, SpecStatus.State.HELD, List.of(d.held()), List.of(), old == null ? Set.of() : old.rows(),
+                        List.of(), Optional.empty(), d.generation(), observed);
+                settle(key, s);
+                req.waiting.remove(key);
+                queue.add(key, now, true);
                 continue;
             }
             if (!d.removed()) {
@@ -538,10 +626,14 @@ final class EngineLoop {
     private void mark(SpecKey key, long seen, boolean urgent) {
         Desired d = store.get(key);
         if (d == null) {
-            if (!store.isComplete(key.owner()) || closed) {
+            if (closed || !store.owners().contains(key.owner())) {
                 return;
             }
-            store.declare(key.owner(), key.spec(), null, List.of());
+            if (store.isComplete(key.owner())) {
+                store.declare(key.owner(), key.spec(), null, List.of());
+            } else {
+                store.hold(key.owner(), key.spec(), ORPHAN);
+            }
         } else if (d.invalid()) {
             return;
         }
@@ -552,18 +644,34 @@ final class EngineLoop {
     private void everything() {
         long now = System.nanoTime();
         for (String owner : List.copyOf(store.owners())) {
-            if (store.isComplete(owner)) {
-                for (String stale : reconciler.staleSpecs(owner, store.names(owner))) {
-                    store.declare(owner, stale, null, List.of());
-                }
-            }
+            recheck(owner, now);
         }
-        for (SpecKey k : store.allKeys()) {
+    }
+
+    /** Every spec of one owner is checked again; rows no spec names are deleted (within the budget) or held. */
+    private void recheck(String owner, long now) {
+        Set<String> stale = reconciler.staleSpecs(owner, store.names(owner));
+        if (store.isComplete(owner)) {
+            deleteOrHold(owner, stale, false);
+        } else {
+            stale.forEach(n -> store.hold(owner, n, ORPHAN));
+        }
+        for (String name : List.copyOf(store.names(owner))) {
+            SpecKey k = new SpecKey(owner, name);
             if (!store.get(k).invalid()) {
                 queue.forget(k);
                 queue.add(k, now, true);
             }
         }
+    }
+
+    /** The server granted or took away the lock of one owner. */
+    private void ownerLockChanged(String owner, boolean held) {
+        if (leases.changed(owner, held) && held) {
+            recheck(owner, System.nanoTime());
+        }
+        refreshAvailability();
+        schedulePass();
     }
 
     private void lockChanged(boolean held) {
@@ -576,10 +684,13 @@ final class EngineLoop {
     }
 
     private void refreshAvailability() {
-        boolean now = gate.mayWrite();
-        String reason = gate.reason();
-        if (now != available || !announced) {
-            available = now;
+        boolean writable = gate.mayWrite();
+        List<String> standby = leases.standby();
+        boolean now = writable && standby.isEmpty();
+        String reason = !writable || standby.isEmpty() ? gate.reason() : standbyReason(standby);
+        if (now != (available && announcedStandby.isEmpty()) || !announced || !standby.equals(announcedStandby)) {
+            available = writable;
+            announcedStandby = standby;
             availabilityReason = reason;
             if (announced || !now) {
                 LOG.info("engine {}: {}", now ? "available" : "unavailable", reason);
@@ -587,7 +698,14 @@ final class EngineLoop {
             announced = true;
             bus.publish(ListenerBus.Event.AVAILABILITY, l -> l.onAvailability(now, reason));
         }
+        available = writable;
         availabilityReason = reason;
+    }
+
+    private String standbyReason(List<String> standby) {
+        return standby.size() == 1 ? leases.reason(standby.get(0))
+                : "standby for " + standby.size() + " owners (" + String.join(", ", standby.subList(0, Math.min(5, standby.size())))
+                + (standby.size() > 5 ? ", ..." : "") + "): other engines hold their locks and write their load balancers";
     }
 
     private void schedulePass() {
@@ -643,6 +761,10 @@ final class EngineLoop {
         Set<String> groupsCreated = new HashSet<>();
         for (Map.Entry<SpecKey, Long> e : batch.entrySet()) {
             SpecKey key = e.getKey();
+            if (!leases.mayWrite(key.owner())) {
+                standBy(key);
+                continue;
+            }
             if (awaitsGroup(key, groupsCreated)) {
                 // Its group is created by this pass: its rows can reference the group only once
                 // that is written, so planning it now would only find the same thing to wait for.
@@ -656,6 +778,21 @@ final class EngineLoop {
         writes.flush();
         if (inFlight == 0) {
             schedulePass();
+        }
+    }
+
+    /**
+     * Leaves a key of an owner whose lock this engine does not hold: the lock's grant checks every
+     * spec of the owner again. A spec not written yet says why it waits.
+     */
+    private void standBy(SpecKey key) {
+        queue.done(key);
+        queue.forget(key);
+        SpecStatus before = board.get(key);
+        Desired d = store.get(key);
+        if (before != null && d != null && !before.state().settled()) {
+            board.put(key, before.state(), List.of(leases.reason(key.owner())), before.warnings(), before.rows(), List.of(),
+                    Optional.empty(), d.generation(), before.observedGeneration());
         }
     }
 

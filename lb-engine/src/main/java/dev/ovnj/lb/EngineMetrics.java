@@ -20,10 +20,12 @@ import java.util.Map;
  * @param listenerFailures counter: listener calls that threw (logged at most once per 10 s)
  * @param specsByState gauge: how many specs are in each state, every state present
  * @param stalled gauge: whether the engine loop has been stuck on one step longer than its stall bound
+ * @param heldDeletions counter: spec deletions held back by the deletion budget (see {@link DeletionBudget})
  */
 public record EngineMetrics(long transactions, long operations, long repairs, long conflicts, long retries,
                             long failures, long plans, long lastPlanMicros, long specPlans, long longestCacheReadMicros,
-                            long slowCacheReads, long listenerFailures, Map<SpecStatus.State, Integer> specsByState, boolean stalled) {
+                            long slowCacheReads, long listenerFailures, Map<SpecStatus.State, Integer> specsByState, boolean stalled,
+                            long heldDeletions) {
 
     /**
      * Copies the map.
@@ -42,6 +44,7 @@ public record EngineMetrics(long transactions, long operations, long repairs, lo
      * @param listenerFailures counter: listener calls that threw
      * @param specsByState gauge: how many specs are in each state
      * @param stalled gauge: whether the engine loop is stuck
+     * @param heldDeletions counter: spec deletions held back by the deletion budget
      */
     public EngineMetrics {
         specsByState = Map.copyOf(specsByState);

@@ -1,6 +1,7 @@
 package dev.ovnj.lb;
 
 import java.lang.reflect.Method;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -28,7 +29,8 @@ final class ListenerBus {
         REPAIRS("onRepair", "onRepairs"),
         TRANSACTION("onTransaction"),
         AVAILABILITY("onAvailability"),
-        BACKEND_HEALTH("onBackendHealth");
+        BACKEND_HEALTH("onBackendHealth"),
+        HELD("onDeletionsHeld");
 
         private final Set<String> methods;
 
@@ -53,6 +55,8 @@ final class ListenerBus {
         return t;
     });
     private final AtomicLong failures = new AtomicLong();
+    /** Events published during an engine step, queued once its statuses are published (see {@link #hold()}). */
+    private final ThreadLocal<List<Runnable>> held = new ThreadLocal<>();
     // Listener thread only.
     private long lastLogged = System.nanoTime() - LOG_EVERY_NANOS;
     private long suppressed;
@@ -95,11 +99,38 @@ final class ListenerBus {
         return wanted.contains(kind);
     }
 
+    /**
+     * Holds back the events the calling thread publishes until {@link #release()}: the engine
+     * thread holds them for the length of a step, so a listener never hears of a status, a repair
+     * or a verdict before {@code status()} shows it (the board is published at the end of the step).
+     */
+    void hold() {
+        held.set(new ArrayList<>());
+    }
+
+    /** Queues the events held since {@link #hold()} on this thread, in the order they were published. */
+    void release() {
+        List<Runnable> events = held.get();
+        held.remove();
+        if (events != null) {
+            events.forEach(Runnable::run);
+        }
+    }
+
     /** Queues one event for every listener that overrides its method; returns at once. */
     void publish(Event kind, Consumer<EngineListener> event) {
         if (!wanted.contains(kind)) {
             return;
         }
+        List<Runnable> holding = held.get();
+        if (holding != null) {
+            holding.add(() -> queue(kind, event));
+            return;
+        }
+        queue(kind, event);
+    }
+
+    private void queue(Event kind, Consumer<EngineListener> event) {
         try {
             thread.execute(() -> listeners.forEach(s -> {
                 if (s.events().contains(kind)) {

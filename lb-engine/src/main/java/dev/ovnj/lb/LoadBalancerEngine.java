@@ -53,12 +53,13 @@ public final class LoadBalancerEngine implements AutoCloseable {
     private final AtomicInteger pendingRequests = new AtomicInteger();
     private final CacheListener cacheListener;
     private volatile boolean closed;
+    private volatile boolean started;
 
     private LoadBalancerEngine(Builder b) {
         this.client = b.client;
         this.settings = new EngineSettings(b.batchWindow, b.maxOpsPerTransaction, b.maxPendingRequests, b.minRetry,
                 b.maxRetry, Optional.ofNullable(b.lockName), b.eipPolicy, b.stallTimeout, b.transactionBound,
-                b.requestTimeout);
+                b.requestTimeout, b.ownerLocks, b.deletionBudget);
         // Here rather than in start(): plan() reads through these indexes too.
         Planner.indexes().forEach(client.cache()::addIndex);
         Admission.indexes().forEach(client.cache()::addIndex);
@@ -101,11 +102,20 @@ public final class LoadBalancerEngine implements AutoCloseable {
     }
 
     /**
-     * Starts following the client's cache. The client may be started before or after.
+     * Starts following the client's cache and repairing drift; idempotent. The client may be
+     * started before or after. {@code apply}, {@code upsert} and {@code remove} throw
+     * {@link IllegalStateException} until this is called: an engine that is not started would
+     * write once and never repair.
      *
      * @return this engine
      */
     public LoadBalancerEngine start() {
+        synchronized (this) {
+            if (started || closed) {
+                return this;
+            }
+            started = true;
+        }
         client.cache().addListener(cacheListener);
         loop.start();
         return this;
@@ -113,18 +123,65 @@ public final class LoadBalancerEngine implements AutoCloseable {
 
     /**
      * Declares the complete set of load balancers of {@code owner}: rows of the owner that no spec
-     * names are deleted. Nothing is written for an invalid or conflicting spec: whatever the
-     * database holds for it stays as it is; the others proceed.
+     * names are deleted, unless that would delete more of the owner's rows than the
+     * {@linkplain Builder#deletionBudget deletion budget} allows (a desired set read too early, an
+     * emptied file): then those rows stay and their specs are {@link SpecStatus.State#HELD} (see
+     * {@link DeletionBudget}); {@link ApplyOption#ALLOW_MASS_DELETE} deletes them anyway. Nothing
+     * is written for an invalid or conflicting spec: whatever the database holds for it stays as
+     * it is; the others proceed.
      *
      * @param owner the owner, e.g. a controller or tenant name
      * @param specs all of the owner's specs
-     * @return completes when every spec has a verdict, with each spec's status (FAILED and
-     *     CONFLICT included: check {@link ApplyResult#allApplied()}); fails with
+     * @param options e.g. {@link ApplyOption#ALLOW_MASS_DELETE}
+     * @return completes when every spec has a verdict, with each spec's status (FAILED, CONFLICT
+     *     and HELD included: check {@link ApplyResult#allApplied()}); fails with
      *     {@link SpecTimeoutException} when some spec has none within the request timeout
+     * @throws IllegalStateException when the engine is not {@linkplain #start() started}
      */
-    public CompletableFuture<ApplyResult> apply(String owner, List<LoadBalancerSpec> specs) {
+    public CompletableFuture<ApplyResult> apply(String owner, List<LoadBalancerSpec> specs, ApplyOption... options) {
         Map<String, List<SpecError>> checked = SpecValidator.validate(owner, specs);
-        return limited(() -> loop.apply(owner, List.copyOf(specs), checked));
+        boolean allowMassDelete = List.of(options).contains(ApplyOption.ALLOW_MASS_DELETE);
+        return limited(() -> loop.apply(owner, List.copyOf(specs), checked, allowMassDelete));
+    }
+
+    /**
+     * Says that the owner's desired set is complete, for a controller that declares its specs one
+     * by one with {@link #upsert} (e.g. once its informers have synced and it has upserted every
+     * spec): from now on rows of the owner that no spec names are deleted, within the deletion
+     * budget, as after an {@link #apply}. Until an owner's set is complete (by this or by an
+     * {@code apply}), none of its rows is deleted except by {@link #remove}: rows no spec names are
+     * listed in its status as {@link SpecStatus.State#HELD} orphans.
+     *
+     * @param owner the owner
+     * @return completes when every spec of the owner has a verdict
+     * @throws IllegalStateException when the engine is not {@linkplain #start() started}
+     */
+    public CompletableFuture<ApplyResult> declareComplete(String owner) {
+        return limited(() -> loop.declareComplete(owner));
+    }
+
+    /**
+     * Deletes the rows whose deletion is held ({@link SpecStatus.State#HELD}: by the deletion
+     * budget, or orphans of an owner whose desired set is not complete yet).
+     *
+     * @param owner the owner
+     * @return completes when the rows are gone (with the owner's statuses)
+     * @throws IllegalStateException when the engine is not {@linkplain #start() started}
+     */
+    public CompletableFuture<ApplyResult> releaseHeldDeletions(String owner) {
+        return limited(() -> loop.releaseHeld(owner));
+    }
+
+    /**
+     * The OVSDB lock an engine takes before it writes an owner's rows (see
+     * {@link Builder#ownerLocks}); other tools can take the same lock to keep the engine off an
+     * owner's rows while they work.
+     *
+     * @param owner the owner
+     * @return the lock's name, e.g. {@code ovnj_kube_dc_3fa1c2e9} for owner {@code kube-dc}
+     */
+    public static String ownerLockName(String owner) {
+        return OwnerLeases.lockName(owner);
     }
 
     /**
@@ -221,7 +278,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
                 counters.conflicts.get(), counters.retries.get(), counters.failures.get(), counters.plans.get(),
                 counters.lastPlanMicros, counters.specPlans.get(), counters.longestCacheReadMicros, counters.slowCacheReads.get(),
                 bus.failures(),
-                loop.counts(), loop.stalled());
+                loop.counts(), loop.stalled(), counters.heldDeletions.get());
     }
 
     /**
@@ -253,6 +310,11 @@ public final class LoadBalancerEngine implements AutoCloseable {
         if (closed) {
             return CompletableFuture.failedFuture(new EngineClosedException());
         }
+        if (!started) {
+            // Without start() nothing follows the database: the engine would write once and
+            // never repair, while its status kept saying APPLIED.
+            throw new IllegalStateException("the engine is not started: call start() before apply, upsert, remove or synced");
+        }
         if (pendingRequests.incrementAndGet() > settings.maxPendingRequests()) {
             pendingRequests.decrementAndGet();
             return CompletableFuture.failedFuture(new EngineBusyException(settings.maxPendingRequests()
@@ -277,6 +339,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
         private Duration transactionBound = Duration.ofSeconds(60);
         private OvsdbClient southbound;
         private Duration requestTimeout = Duration.ofSeconds(30);
+        private boolean ownerLocks = true;
+        private DeletionBudget deletionBudget = DeletionBudget.DEFAULT;
 
         private Builder(OvsdbClient client) {
             this.client = Objects.requireNonNull(client, "client");
@@ -414,6 +478,37 @@ public final class LoadBalancerEngine implements AutoCloseable {
                 throw new IllegalArgumentException("requestTimeout must be positive (a future must be able to complete): " + timeout);
             }
             this.requestTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Whether each owner's rows are written only while this engine holds the owner's OVSDB
+         * lock ({@link LoadBalancerEngine#ownerLockName}; default true). Two engines declaring the
+         * same owner, in one process or two (the old and the new pod of a rolling update), then
+         * never fight over its rows: the first to ask writes; the other stands by, its specs
+         * PENDING with a reason naming the lock and {@link LoadBalancerEngine#isAvailable()} false,
+         * and takes over within a round trip of the first closing or losing its connection. Locks
+         * live on one server: connect both engines to the same server, or to the leader of a
+         * cluster (the client's default); a lock taken through a relay is local to that relay.
+         * Not used when {@link #lock} gives one lock for the whole engine.
+         *
+         * @param enabled false to write without owner locks
+         * @return this builder
+         */
+        public Builder ownerLocks(boolean enabled) {
+            this.ownerLocks = enabled;
+            return this;
+        }
+
+        /**
+         * How much of an owner's rows one {@code apply} may delete before the deletions are held
+         * (default {@link DeletionBudget#DEFAULT}: more than half of them and more than 5 are held).
+         *
+         * @param budget the budget, or {@link DeletionBudget#unlimited()}
+         * @return this builder
+         */
+        public Builder deletionBudget(DeletionBudget budget) {
+            this.deletionBudget = Objects.requireNonNull(budget, "budget");
             return this;
         }
 

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Predicate;
@@ -81,6 +82,10 @@ final class Reconciler {
         if (d.invalid()) {
             return new Settled(SpecStatus.State.INVALID, d.errors().stream().map(e -> e.field() + ": " + e.message()).toList(),
                     List.of(), Set.of(), List.of());
+        }
+        if (d.isHeld()) {
+            Set<UUID> rows = ownRows(key);
+            return rows.isEmpty() ? new Gone() : new Settled(SpecStatus.State.HELD, List.of(d.held()), List.of(), rows, List.of());
         }
         if (d.removed()) {
             LoadBalancerPlan plan = plan(key.owner(), List.of(), Set.of(key.spec()));
@@ -179,14 +184,26 @@ final class Reconciler {
 
     /** Specs of the owner that have rows in the database but are not declared. */
     Set<String> staleSpecs(String owner, Set<String> declared) {
+        Set<String> out = new LinkedHashSet<>(rowsBySpec(owner).keySet());
+        out.removeAll(declared);
+        return out;
+    }
+
+    /**
+     * How many Load_Balancer rows the owner has per spec (a spec has one row per protocol); none
+     * before the first sync (the sync then checks every owner again).
+     */
+    Map<String, Integer> rowsBySpec(String owner) {
         return cache.read(() -> {
-            Set<String> out = new LinkedHashSet<>();
-            for (Row r : cache.table("Load_Balancer").lookup(Planner.LB_BY_OWNER, owner)) {
-                String spec = r.get("external_ids") instanceof Map<?, ?> ids && ids.get(dev.ovnj.lb.plan.DesiredRow.SPEC_KEY) instanceof String s
+            Map<String, Integer> out = new LinkedHashMap<>();
+            Optional<dev.ovnj.ovsdb.cache.TableCache> lbs = cache.findTable("Load_Balancer");
+            if (lbs.isEmpty()) {
+                return out;
+            }
+            for (Row r : lbs.get().lookup(Planner.LB_BY_OWNER, owner)) {
+                String spec = r.get("external_ids") instanceof Map<?, ?> ids && ids.get(DesiredRow.SPEC_KEY) instanceof String s
                         ? s : "";
-                if (!declared.contains(spec)) {
-                    out.add(spec);
-                }
+                out.merge(spec, 1, Integer::sum);
             }
             return out;
         });

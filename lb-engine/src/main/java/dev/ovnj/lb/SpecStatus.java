@@ -49,7 +49,14 @@ public record SpecStatus(String owner, String spec, State state, List<String> re
         /** Not written: it would take a VIP or a name that another owner or client already has. */
         CONFLICT,
         /** Not written: the server rejected it for good; retried when the spec or the rows it needs change. */
-        FAILED;
+        FAILED,
+        /**
+         * Rows no spec names any more, kept: deleting them was held back, either by the deletion
+         * budget (an {@code apply} that would delete more than its share of the owner's rows) or
+         * because the owner's desired set is not complete yet (only {@code upsert}s so far). The
+         * reason says which and how to release them.
+         */
+        HELD;
 
         /**
          * Whether the engine has reached a verdict for the current version (a waiting caller is answered).

@@ -19,4 +19,14 @@ public interface LockListener {
      * @param lockId the lock's name
      */
     void stolen(String lockId);
+
+    /**
+     * The lock, asked for again on a new connection, is held by another client: this client waits
+     * for it ({@link #locked} follows when it is granted). Lets a waiter tell "waiting for the
+     * server's answer" from "another client has it" after a reconnect.
+     *
+     * @param lockId the lock's name
+     */
+    default void waiting(String lockId) {
+    }
 }

@@ -70,7 +70,7 @@ final class LockManager {
 
     /**
      * Requests every wanted lock on a new session; a lock granted at once is reported with
-     * {@link LockListener#locked}.
+     * {@link LockListener#locked}, one held by another client with {@link LockListener#waiting}.
      *
      * @param s the new, synced session
      */
@@ -79,6 +79,8 @@ final class LockManager {
             call(s, "lock", lock).whenComplete((granted, err) -> {
                 if (Boolean.TRUE.equals(granted)) {
                     locked(lock);
+                } else if (Boolean.FALSE.equals(granted)) {
+                    waiting(lock);
                 }
             });
         }
@@ -92,6 +94,12 @@ final class LockManager {
     void locked(String lockId) {
         for (LockListener l : listeners) {
             fence.call("lock listener (locked " + lockId + ")", () -> l.locked(lockId));
+        }
+    }
+
+    private void waiting(String lockId) {
+        for (LockListener l : listeners) {
+            fence.call("lock listener (waiting " + lockId + ")", () -> l.waiting(lockId));
         }
     }
 
