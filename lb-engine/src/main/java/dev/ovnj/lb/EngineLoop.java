@@ -321,10 +321,7 @@ final class EngineLoop {
             gone.forEach(n -> affected.addAll(store.declare(owner, n, null, List.of())));
             return affected;
         }
-        String reason = "deletion held: this would delete " + deleting + " of the owner's " + owned + " load balancer rows (budget: "
-                + settings.deletionBudget().describe() + "); the rows stay until the desired set names them again, the deletions"
-                + " are within the budget, or they are released (releaseHeldDeletions, apply with ALLOW_MASS_DELETE,"
-                + " ovnj reconcile --allow-mass-delete)";
+        String reason = Reconciler.heldReason(deleting, owned, settings.deletionBudget());
         gone.forEach(n -> affected.addAll(store.hold(owner, n, reason)));
         counters.heldDeletions.addAndGet(gone.size());
         LOG.warn("owner {}: deletion of {} spec(s) ({} of {} rows) held: more than the deletion budget allows ({})", owner, gone.size(),
@@ -365,8 +362,8 @@ final class EngineLoop {
         });
     }
 
-    LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs) {
-        return reconciler.dryRun(owner, specs, this::claimCounts);
+    LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, boolean allowMassDelete) {
+        return reconciler.dryRun(owner, specs, this::claimCounts, allowMassDelete ? DeletionBudget.unlimited() : settings.deletionBudget());
     }
 
     Map<String, SpecStatus> status(String owner) {
@@ -667,8 +664,12 @@ final class EngineLoop {
 
     /** The server granted or took away the lock of one owner. */
     private void ownerLockChanged(String owner, boolean held) {
-        if (leases.changed(owner, held) && held) {
-            recheck(owner, System.nanoTime());
+        if (leases.changed(owner, held)) {
+            if (held) {
+                recheck(owner, System.nanoTime());
+            } else {
+                store.names(owner).forEach(n -> sayWhyNotWritten(new SpecKey(owner, n)));
+            }
         }
         refreshAvailability();
         schedulePass();
@@ -788,6 +789,11 @@ final class EngineLoop {
     private void standBy(SpecKey key) {
         queue.done(key);
         queue.forget(key);
+        sayWhyNotWritten(key);
+    }
+
+    /** A spec of an owner this engine does not write for now, not yet written: its status says why. */
+    private void sayWhyNotWritten(SpecKey key) {
         SpecStatus before = board.get(key);
         Desired d = store.get(key);
         if (before != null && d != null && !before.state().settled()) {

@@ -218,14 +218,16 @@ public final class LoadBalancerEngine implements AutoCloseable {
 
     /**
      * Plans without writing (a dry run): what {@link #apply} would change now, decided by the same
-     * admission (validation, EIP policy, conflicts) as {@code apply}. Never blocks on the engine.
+     * admission (validation, EIP policy, conflicts) and the same deletion budget as {@code apply}.
+     * Never blocks on the engine.
      *
      * @param owner the owner
      * @param specs the specs
-     * @return the plan, with invalid specs and conflicts listed
+     * @param options e.g. {@link ApplyOption#ALLOW_MASS_DELETE}
+     * @return the plan, with invalid specs, conflicts and held deletions listed
      */
-    public LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs) {
-        return loop.plan(owner, List.copyOf(specs));
+    public LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, ApplyOption... options) {
+        return loop.plan(owner, List.copyOf(specs), List.of(options).contains(ApplyOption.ALLOW_MASS_DELETE));
     }
 
     /**

@@ -147,7 +147,7 @@ final class Reconciler {
      * What {@code apply(owner, specs)} would write now, through the same admission and planning
      * as the engine: invalid, EIP-rejected and conflicting specs keep their rows and are listed.
      */
-    LoadBalancerPlan dryRun(String owner, List<LoadBalancerSpec> specs, Predicate<SpecKey> activeClaim) {
+    LoadBalancerPlan dryRun(String owner, List<LoadBalancerSpec> specs, Predicate<SpecKey> activeClaim, DeletionBudget budget) {
         Map<String, List<SpecError>> checked = SpecValidator.validate(owner, specs);
         EipCheck eip = EipCheck.read(cache);
         Map<String, List<String>> invalid = new LinkedHashMap<>();
@@ -172,14 +172,33 @@ final class Reconciler {
                 }
             }
         }
-        List<String> stale = new ArrayList<>(staleSpecs(owner, declared));
+        Map<String, Integer> rows = rowsBySpec(owner);
+        List<String> stale = new ArrayList<>(rows.keySet());
+        stale.removeAll(declared);
+        int owned = rows.values().stream().mapToInt(Integer::intValue).sum();
+        int deleting = stale.stream().mapToInt(rows::get).sum();
+        Map<String, String> held = new LinkedHashMap<>();
+        if (budget.exceededBy(deleting, owned)) {
+            String why = heldReason(deleting, owned, budget);
+            stale.forEach(n -> held.put(n, why));
+            stale.clear();
+        }
         for (int i = 0; i < stale.size(); i += STALE_CHUNK) {
             parts.add(plan(owner, List.of(), new LinkedHashSet<>(stale.subList(i, Math.min(stale.size(), i + STALE_CHUNK)))));
         }
         LoadBalancerPlan merged = merge(owner, parts);
         List<String> allConflicts = new ArrayList<>(conflicts);
         allConflicts.addAll(merged.conflicts());
-        return new LoadBalancerPlan(owner, merged.changes(), merged.guards(), merged.pending(), allConflicts, merged.applied(), invalid);
+        return new LoadBalancerPlan(owner, merged.changes(), merged.guards(), merged.pending(), allConflicts, merged.applied(), invalid,
+                held);
+    }
+
+    /** Why deletions are held, for a spec's status and a plan: the numbers and how to release them. */
+    static String heldReason(int deleting, int owned, DeletionBudget budget) {
+        return "deletion held: this would delete " + deleting + " of the owner's " + owned + " load balancer rows (budget: "
+                + budget.describe() + "); the rows stay until the desired set names them again, the deletions"
+                + " are within the budget, or they are released (releaseHeldDeletions, apply with ALLOW_MASS_DELETE,"
+                + " ovnj reconcile --allow-mass-delete)";
     }
 
     /** Specs of the owner that have rows in the database but are not declared. */

@@ -18,10 +18,12 @@ import java.util.UUID;
  * @param conflicts human-readable conflicts with foreign rows (reported, never acted on)
  * @param applied spec name to the UUIDs of its rows, for specs already fully in place
  * @param invalid spec name to its validation errors; nothing is planned for these
+ * @param held spec name to why its rows would stay although no spec names them (the deletion
+ *     budget); nothing is planned for these
  */
 public record LoadBalancerPlan(String owner, List<PlanChange> changes, Map<UUID, Map<String, Object>> guards,
                                Map<String, List<String>> pending, List<String> conflicts, Map<String, Set<UUID>> applied,
-                               Map<String, List<String>> invalid) {
+                               Map<String, List<String>> invalid, Map<String, String> held) {
 
     /**
      * Copies the collections.
@@ -33,6 +35,7 @@ public record LoadBalancerPlan(String owner, List<PlanChange> changes, Map<UUID,
      * @param invalid spec name to its validation errors; nothing is planned for these
      * @param owner the owner
      * @param pending spec name to the reasons it cannot be completed yet
+     * @param held spec name to why its rows would stay
      */
     public LoadBalancerPlan {
         changes = List.copyOf(changes);
@@ -41,6 +44,24 @@ public record LoadBalancerPlan(String owner, List<PlanChange> changes, Map<UUID,
         conflicts = List.copyOf(conflicts);
         applied = Map.copyOf(applied);
         invalid = Map.copyOf(invalid);
+        held = Map.copyOf(held);
+    }
+
+    /**
+     * A plan that holds no deletion back.
+     *
+     * @param owner the owner
+     * @param changes the changes, in the order they are written
+     * @param guards for every owned row the plan changes, the column values it was planned from
+     * @param pending spec name to the reasons it cannot be completed yet
+     * @param conflicts human-readable conflicts with foreign rows
+     * @param applied spec name to the UUIDs of its rows, for specs already fully in place
+     * @param invalid spec name to its validation errors
+     */
+    public LoadBalancerPlan(String owner, List<PlanChange> changes, Map<UUID, Map<String, Object>> guards,
+                            Map<String, List<String>> pending, List<String> conflicts, Map<String, Set<UUID>> applied,
+                            Map<String, List<String>> invalid) {
+        this(owner, changes, guards, pending, conflicts, applied, invalid, Map.of());
     }
 
     /**
@@ -50,7 +71,7 @@ public record LoadBalancerPlan(String owner, List<PlanChange> changes, Map<UUID,
      * @return the new plan
      */
     public LoadBalancerPlan withInvalid(Map<String, List<String>> errors) {
-        return new LoadBalancerPlan(owner, changes, guards, pending, conflicts, applied, errors);
+        return new LoadBalancerPlan(owner, changes, guards, pending, conflicts, applied, errors, held);
     }
 
     /**
@@ -72,6 +93,7 @@ public record LoadBalancerPlan(String owner, List<PlanChange> changes, Map<UUID,
         pending.forEach((spec, reasons) -> reasons.forEach(r -> sb.append("  ? ").append(spec).append(" pending: ").append(r).append('\n')));
         conflicts.forEach(c -> sb.append("  ! conflict: ").append(c).append('\n'));
         invalid.forEach((spec, errors) -> errors.forEach(e -> sb.append("  x ").append(spec).append(" invalid: ").append(e).append('\n')));
+        held.forEach((spec, why) -> sb.append("  = ").append(spec).append(" kept: ").append(why).append('\n'));
         return sb.toString();
     }
 }
