@@ -1,5 +1,6 @@
 package dev.ovnj.cli;
 
+import dev.ovnj.lb.ApplyOption;
 import dev.ovnj.lb.plan.LoadBalancerPlan;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -11,7 +12,9 @@ import picocli.CommandLine.Option;
 @Command(name = "diff", mixinStandardHelpOptions = true,
         description = {"Print the plan that reconcile would carry out, without writing.",
                 "Exit 0: in sync; 1: changes pending (or waiting for a router, switch or group); 2: invalid file or spec, or no database;"
-                        + " 3: some load balancer conflicts with one ovnj does not own (listed as '! conflict:' lines)."})
+                        + " 3: some load balancer conflicts with one ovnj does not own (listed as '! conflict:' lines);"
+                        + " 4: reconcile would hold deletions (listed as '= SPEC kept:' lines): the file no longer names more than"
+                        + " half of the owner's load balancers."})
 final class DiffCommand implements Callable<Integer> {
 
     @Mixin
@@ -26,13 +29,17 @@ final class DiffCommand implements Callable<Integer> {
     @Option(names = "--owner", paramLabel = "NAME", description = "Owner to plan for; overrides the file's owner.")
     private String owner;
 
+    @Option(names = "--allow-mass-delete", description = "Plan as reconcile --allow-mass-delete would: no deletion held.")
+    private boolean allowMassDelete;
+
     @Override
     public Integer call() {
         DesiredState state = DesiredStateReader.read(file);
         String who = state.ownerOr(owner);
         try (NorthboundSession session = NorthboundSession.open(db)) {
             EffectiveSpecs specs = EffectiveSpecs.of(state, who);
-            LoadBalancerPlan plan = session.engine().plan(who, specs.specs());
+            LoadBalancerPlan plan = allowMassDelete ? session.engine().plan(who, specs.specs(), ApplyOption.ALLOW_MASS_DELETE)
+                    : session.engine().plan(who, specs.specs());
             if (output.json()) {
                 JsonDocument.print(System.out, DiffJson.of(plan, specs.problems()));
             } else {
@@ -45,6 +52,9 @@ final class DiffCommand implements Callable<Integer> {
             }
             if (!plan.conflicts().isEmpty()) {
                 return ReconcileCommand.CONFLICT;
+            }
+            if (!plan.held().isEmpty()) {
+                return ReconcileCommand.HELD;
             }
             return plan.isEmpty() && plan.pending().isEmpty() ? 0 : 1;
         }

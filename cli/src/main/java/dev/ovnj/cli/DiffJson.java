@@ -10,7 +10,9 @@ import java.util.Locale;
 /**
  * {@code ovnj diff --output json}: the plan reconcile would carry out. Shape (version 1):
  * {@code {kind:"diff", version, owner, inSync, changes:[{type, subject, text}], pending:{SPEC:
- * [REASON...]}, conflicts:[TEXT...], invalid:{SPEC:[ERROR...]}, problems:[LINE...]}}. {@code type}
+ * [REASON...]}, conflicts:[TEXT...], invalid:{SPEC:[ERROR...]}, held:{SPEC:REASON}, problems:[LINE...]}}.
+ * {@code held} lists the specs whose rows reconcile would keep although the file no longer names
+ * them (the deletion budget). {@code type}
  * is one of create-row, update-vips, set-columns, attach, detach, create-group, attach-group,
  * delete-row; {@code text} is the line the text output prints.
  */
@@ -29,7 +31,7 @@ final class DiffJson {
     static ObjectNode of(LoadBalancerPlan plan, List<String> problems) {
         ObjectNode root = JsonDocument.start("diff");
         root.put("owner", plan.owner());
-        root.put("inSync", plan.isEmpty() && plan.pending().isEmpty());
+        root.put("inSync", plan.isEmpty() && plan.pending().isEmpty() && plan.held().isEmpty());
         ArrayNode changes = root.putArray("changes");
         for (PlanChange c : plan.changes()) {
             ObjectNode o = changes.addObject();
@@ -38,6 +40,8 @@ final class DiffJson {
             o.put("text", c.toString());
         }
         JsonDocument.stringLists(root, "pending", plan.pending());
+        ObjectNode held = root.putObject("held");
+        plan.held().forEach(held::put);
         JsonDocument.strings(root, "conflicts", plan.conflicts());
         JsonDocument.stringLists(root, "invalid", plan.invalid());
         JsonDocument.strings(root, "problems", problems);

@@ -2,6 +2,7 @@ package dev.ovnj.cli;
 
 import dev.ovnj.lb.LoadBalancerEngine;
 import dev.ovnj.ovsdb.client.OvsdbClient;
+import java.util.function.UnaryOperator;
 
 /**
  * A synced client of the Northbound database with an engine following its cache, closed together.
@@ -27,10 +28,23 @@ final class NorthboundSession implements AutoCloseable {
      * @throws CliFailure when the database is not reachable in time
      */
     static NorthboundSession open(DatabaseOptions db) {
+        return open(db, UnaryOperator.identity());
+    }
+
+    /**
+     * Connects and starts the engine, configured further by {@code engine} (locks, budget).
+     *
+     * @param db the database options
+     * @param engine more engine settings
+     * @return the session
+     * @throws CliFailure when the database is not reachable in time
+     */
+    static NorthboundSession open(DatabaseOptions db, UnaryOperator<LoadBalancerEngine.Builder> engine) {
         OvsdbClient client = db.connect();
         // --timeout bounds the engine's answers too: a database that stops answering fails an
         // apply with SpecTimeoutException, which says what the engine waits for.
-        return new NorthboundSession(client, LoadBalancerEngine.builder(client).requestTimeout(db.timeout()).build().start(), null);
+        return new NorthboundSession(client, engine.apply(LoadBalancerEngine.builder(client).requestTimeout(db.timeout())).build().start(),
+                null);
     }
 
     /**
@@ -39,10 +53,11 @@ final class NorthboundSession implements AutoCloseable {
      *
      * @param db the database options
      * @param southboundRemotes the Southbound remotes (--sb)
+     * @param engine more engine settings
      * @return the session
      * @throws CliFailure when a database is not reachable in time
      */
-    static NorthboundSession open(DatabaseOptions db, String southboundRemotes) {
+    static NorthboundSession open(DatabaseOptions db, String southboundRemotes, UnaryOperator<LoadBalancerEngine.Builder> engine) {
         OvsdbClient client = db.connect();
         OvsdbClient sb;
         try {
@@ -51,8 +66,8 @@ final class NorthboundSession implements AutoCloseable {
             client.close();
             throw e;
         }
-        return new NorthboundSession(client, LoadBalancerEngine.builder(client).requestTimeout(db.timeout()).southbound(sb).build().start(),
-                sb);
+        return new NorthboundSession(client,
+                engine.apply(LoadBalancerEngine.builder(client).requestTimeout(db.timeout()).southbound(sb)).build().start(), sb);
     }
 
     /** The client. */

@@ -1,8 +1,10 @@
 package dev.ovnj.cli;
 
+import dev.ovnj.lb.ApplyOption;
 import dev.ovnj.lb.ApplyResult;
 import dev.ovnj.lb.BackendHealthChange;
 import dev.ovnj.lb.EngineListener;
+import dev.ovnj.lb.LoadBalancerEngine;
 import dev.ovnj.lb.RepairEvent;
 import dev.ovnj.lb.SpecStatus;
 import dev.ovnj.lb.SpecTimeoutException;
@@ -18,6 +20,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -31,13 +34,19 @@ import picocli.CommandLine.Option;
                 "Exit 0: the database matches; 1: some load balancer waits for a router, switch or group that does not exist;"
                         + " 2: invalid file or spec (valid specs are applied, invalid ones keep what the database has), no database,"
                         + " or the database rejected the changes (e.g. read-only);"
-                        + " 3: some load balancer conflicts with one ovnj does not own (everything else is applied)."})
+                        + " 3: some load balancer conflicts with one ovnj does not own (everything else is applied);"
+                        + " 4: deletions held: the file would delete more of the owner's load balancers than the deletion budget"
+                        + " allows (more than half of them and more than 5), so none of those was deleted (--allow-mass-delete deletes them).",
+                "Only one writer per owner: reconcile takes the owner's OVSDB lock before it writes, so a second reconcile --watch"
+                        + " of the same owner (e.g. the new pod of a rolling update) stands by until the first stops."})
 final class ReconcileCommand implements Callable<Integer> {
     private static final Duration POLL = Duration.ofMillis(300);
     /** How much longer than the engine's own bound (--timeout) an apply waits before giving up on the engine itself. */
     private static final Duration ENGINE_MARGIN = Duration.ofSeconds(5);
     /** Exit code when a spec conflicts with a row ovnj does not own. */
     static final int CONFLICT = 3;
+    /** Exit code when deletions were held back by the deletion budget. */
+    static final int HELD = 4;
     /** Above this many rows in one repair round, watch mode prints one summary line instead of one per row. */
     static final int MASS_REPAIR = 10;
 
@@ -64,6 +73,20 @@ final class ReconcileCommand implements Callable<Integer> {
     @Option(names = "--each-repair", description = "With --watch: one line per repaired row even when thousands are repaired at once.")
     private boolean eachRepair;
 
+    @Option(names = "--allow-mass-delete",
+            description = "Delete every load balancer of the owner that FILE no longer names, even more than half of them"
+                    + " (without it, such deletions are held: the rows stay and reconcile exits 4).")
+    private boolean allowMassDelete;
+
+    @Option(names = "--lock", paramLabel = "NAME",
+            description = "Write only while holding this OVSDB lock (active/standby for several owners at once);"
+                    + " by default each owner's own lock is taken.")
+    private String lock;
+
+    @Option(names = "--no-owner-lock",
+            description = "Write without taking the owner's OVSDB lock (two writers of one owner may then fight).")
+    private boolean noOwnerLock;
+
     private volatile boolean reporting;
 
     @Override
@@ -71,7 +94,14 @@ final class ReconcileCommand implements Callable<Integer> {
         PrintStream out = System.out;
         DesiredState state = DesiredStateReader.read(file);
         String who = state.ownerOr(owner);
-        try (NorthboundSession session = southbound == null ? NorthboundSession.open(db) : NorthboundSession.open(db, southbound)) {
+        UnaryOperator<LoadBalancerEngine.Builder> engine = b -> {
+            if (lock != null) {
+                b.lock(lock);
+            }
+            return b.ownerLocks(!noOwnerLock);
+        };
+        try (NorthboundSession session = southbound == null ? NorthboundSession.open(db, engine)
+                : NorthboundSession.open(db, southbound, engine)) {
             if (!watch) {
                 return apply(session, state, who, out);
             }
@@ -186,7 +216,8 @@ final class ReconcileCommand implements Callable<Integer> {
         try {
             // The engine answers within --timeout (its request timeout); the margin only guards against a stuck engine.
             Duration bound = session.engine().requestTimeout().plus(ENGINE_MARGIN);
-            result = session.engine().apply(who, specs.specs()).get(bound.toMillis(), TimeUnit.MILLISECONDS);
+            ApplyOption[] options = allowMassDelete ? new ApplyOption[] {ApplyOption.ALLOW_MASS_DELETE} : new ApplyOption[0];
+            result = session.engine().apply(who, specs.specs(), options).get(bound.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             throw new CliFailure("the database did not accept the changes within " + DatabaseOptions.seconds(db.timeout())
                     + " (" + session.engine().availability() + ")", e);
@@ -202,6 +233,7 @@ final class ReconcileCommand implements Callable<Integer> {
         int applied = 0;
         int pending = 0;
         int conflicts = 0;
+        List<String> held = new ArrayList<>();
         Map<String, List<String>> failed = new TreeMap<>();
         for (SpecStatus s : result.statuses().values()) {
             switch (s.state()) {
@@ -217,6 +249,7 @@ final class ReconcileCommand implements Callable<Integer> {
                     problemLines(s).forEach(out::println);
                 }
                 case FAILED -> failed.computeIfAbsent(s.reason(), r -> new ArrayList<>()).add(s.spec());
+                case HELD -> held.add(s.spec());
                 default -> applied++;
             }
             s.warnings().forEach(w -> out.println(s.spec() + " warning: " + w));
@@ -235,9 +268,19 @@ final class ReconcileCommand implements Callable<Integer> {
             int n = failed.values().stream().mapToInt(List::size).sum();
             summary.append(", ").append(n).append(" rejected by the database");
         }
+        if (!held.isEmpty()) {
+            held.sort(null);
+            summary.append(", ").append(held.size()).append(" kept although FILE no longer names them (deletion held)");
+        }
         out.println(summary);
+        if (!held.isEmpty()) {
+            // The reason is the same for all of them: once, with the numbers and the way out.
+            out.println("held: " + String.join(", ", held.subList(0, Math.min(10, held.size()))) + (held.size() > 10 ? ", ..." : "")
+                    + ": " + result.statuses().get(held.get(0)).reason());
+        }
         out.flush();
-        int exitCode = !failed.isEmpty() || !specs.problems().isEmpty() ? 2 : conflicts > 0 ? CONFLICT : pending > 0 ? 1 : 0;
+        int exitCode = !failed.isEmpty() || !specs.problems().isEmpty() ? 2 : conflicts > 0 ? CONFLICT : !held.isEmpty() ? HELD
+                : pending > 0 ? 1 : 0;
         if (output.json()) {
             JsonDocument.print(printed, ReconcileJson.of(result, specs.problems(), exitCode));
         }

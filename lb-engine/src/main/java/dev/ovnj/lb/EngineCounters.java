@@ -14,6 +14,7 @@ final class EngineCounters {
     final AtomicLong specPlans = new AtomicLong();
     final AtomicLong slowCacheReads = new AtomicLong();
     final AtomicLong heldDeletions = new AtomicLong();
+    final AtomicLong fights = new AtomicLong();
     volatile long lastPlanMicros;
     volatile long longestCacheReadMicros;
 

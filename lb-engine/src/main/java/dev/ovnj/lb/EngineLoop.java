@@ -53,6 +53,8 @@ final class EngineLoop {
     private static final int MAX_KEYS_PER_PASS = 50_000;
     private static final int MAX_WRITES_WITHOUT_CONVERGING = 20;
     private static final int MASS_REPAIR_ROWS = 10;
+    /** How long a spec another writer fights over is left alone. */
+    private static final Duration FIGHT_BACKOFF = Duration.ofSeconds(30);
     private static final long FAILURE_LOG_EVERY_NANOS = 10_000_000_000L;
     /** Why rows of an owner declared only with upsert so far stay although no spec names them. */
     private static final String ORPHAN = "orphan: no spec names these rows, and the owner's desired set is not complete yet;"
@@ -92,6 +94,7 @@ final class EngineLoop {
     // Engine thread only.
     private final Map<SpecKey, List<Request>> waiters = new HashMap<>();
     private final Map<SpecKey, Integer> unconverged = new HashMap<>();
+    private final FightDetector fights = new FightDetector();
     private final List<Runnable> afterPublish = new ArrayList<>();
     /** Repairs of the round in flight, reported when its last transaction is answered. */
     private final List<RepairEvent> unreported = new ArrayList<>();
@@ -589,6 +592,7 @@ final class EngineLoop {
                         List.of(), Optional.empty(), d.generation(), observed);
             }
             unconverged.remove(key);
+            fights.forget(key);
             queue.forget(key);
             queue.add(key, now, true);
             waiters.computeIfAbsent(key, k -> new ArrayList<>()).add(req);
@@ -999,6 +1003,10 @@ final class EngineLoop {
                 unconverged.remove(w.key());
                 continue;
             }
+            if (w.repair() && changedNotDeleted(w.plan()) && fights.changedBack(w.key(), now)) {
+                fightDetected(w.key(), now);
+                continue;
+            }
             if (w.repair()) {
                 Duration latency = Duration.ofNanos(now - w.markedAt());
                 Map<String, List<String>> what = new LinkedHashMap<>();
@@ -1017,6 +1025,38 @@ final class EngineLoop {
             unreported.addAll(repaired);
         }
         verify(written, now);
+    }
+
+    /** Whether a repair put back what someone changed, on rows that still existed (no row or group recreated). */
+    private static boolean changedNotDeleted(LoadBalancerPlan plan) {
+        return plan.changes().stream().noneMatch(c -> c instanceof PlanChange.CreateRow || c instanceof PlanChange.CreateGroup);
+    }
+
+    /**
+     * Another writer keeps changing this spec's rows back while they carry its owner: it is in
+     * CONFLICT, said once, and left alone for {@link #FIGHT_BACKOFF} instead of answering write
+     * for write (a declaration of the spec looks at it again at once).
+     */
+    private void fightDetected(SpecKey key, long now) {
+        counters.fights.incrementAndGet();
+        unconverged.remove(key);
+        Desired d = store.get(key);
+        SpecStatus before = board.get(key);
+        String reason = "another writer changed the rows of this spec back " + FightDetector.FIGHT_REPAIRS + " times within "
+                + FightDetector.WINDOW_NANOS / 1_000_000_000L + " s while they carry owner " + key.owner()
+                + ": a second engine of this owner without its owner lock (ownerLocks(false), --no-owner-lock, or a lock taken"
+                + " on another relay)? Not repairing it for " + FIGHT_BACKOFF.toSeconds() + " s";
+        if (before == null || before.state() != SpecStatus.State.CONFLICT) {
+            LOG.warn("owner {}, spec {}: {}", key.owner(), key.spec(), reason);
+        }
+        if (d != null) {
+            ConflictingRow other = new ConflictingRow("Load_Balancer", key.spec(), Optional.empty(), Optional.of(key.owner()), "", "");
+            SpecStatus s = board.put(key, SpecStatus.State.CONFLICT, List.of(reason), before == null ? List.of() : before.warnings(),
+                    before == null ? Set.of() : before.rows(), List.of(other), Optional.empty(), d.generation(),
+                    before == null ? 0 : before.observedGeneration());
+            settle(key, s);
+        }
+        queue.retryAfter(key, now, FIGHT_BACKOFF);
     }
 
     /**

@@ -21,11 +21,13 @@ import java.util.Map;
  * @param specsByState gauge: how many specs are in each state, every state present
  * @param stalled gauge: whether the engine loop has been stuck on one step longer than its stall bound
  * @param heldDeletions counter: spec deletions held back by the deletion budget (see {@link DeletionBudget})
+ * @param fights counter: specs found fought over by another writer of their owner (rows changed back
+ *     again and again), each then left alone for a while in CONFLICT
  */
 public record EngineMetrics(long transactions, long operations, long repairs, long conflicts, long retries,
                             long failures, long plans, long lastPlanMicros, long specPlans, long longestCacheReadMicros,
                             long slowCacheReads, long listenerFailures, Map<SpecStatus.State, Integer> specsByState, boolean stalled,
-                            long heldDeletions) {
+                            long heldDeletions, long fights) {
 
     /**
      * Copies the map.
@@ -45,6 +47,7 @@ public record EngineMetrics(long transactions, long operations, long repairs, lo
      * @param specsByState gauge: how many specs are in each state
      * @param stalled gauge: whether the engine loop is stuck
      * @param heldDeletions counter: spec deletions held back by the deletion budget
+     * @param fights counter: specs found fought over by another writer of their owner
      */
     public EngineMetrics {
         specsByState = Map.copyOf(specsByState);

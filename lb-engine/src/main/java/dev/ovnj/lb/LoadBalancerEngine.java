@@ -280,7 +280,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
                 counters.conflicts.get(), counters.retries.get(), counters.failures.get(), counters.plans.get(),
                 counters.lastPlanMicros, counters.specPlans.get(), counters.longestCacheReadMicros, counters.slowCacheReads.get(),
                 bus.failures(),
-                loop.counts(), loop.stalled(), counters.heldDeletions.get());
+                loop.counts(), loop.stalled(), counters.heldDeletions.get(),
+                counters.fights.get());
     }
 
     /**

@@ -106,6 +106,15 @@ final class WorkQueue {
         return Duration.ofNanos(delay);
     }
 
+    /** Done, and not to be looked at again for {@code delay} unless marked urgently (a declaration). */
+    void retryAfter(SpecKey key, long now, Duration delay) {
+        processing.remove(key);
+        markedWhileProcessing.remove(key);
+        ready.remove(key);
+        delayed.put(key, now + delay.toNanos());
+        due.add(new Due(now + delay.toNanos(), key));
+    }
+
     /** Success or a verdict: the key's backoff starts over. */
     void forget(SpecKey key) {
         failures.remove(key);

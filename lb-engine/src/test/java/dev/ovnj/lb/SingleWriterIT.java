@@ -133,4 +133,30 @@ class SingleWriterIT {
             }
         }
     }
+
+    @Test
+    void withoutOwnerLocksAFightIsDetectedReportedAndBackedOffFrom() throws Exception {
+        try (OvsdbServer server = OvsdbServer.start(); OvsdbClient c1 = EngineFixture.client(server.remote());
+             OvsdbClient c2 = EngineFixture.client(server.remote())) {
+            EngineFixture.seed(Nbctl.of(server));
+            c1.startAndWait(WAIT);
+            c2.startAndWait(WAIT);
+            try (LoadBalancerEngine a = LoadBalancerEngine.builder(c1).ownerLocks(false).build().start();
+                 LoadBalancerEngine b = LoadBalancerEngine.builder(c2).ownerLocks(false).build().start()) {
+                a.apply(OWNER, specs(3, 1)).get(20, TimeUnit.SECONDS);
+                // A rolling update with the locks switched off: the new replica's set differs.
+                b.apply(OWNER, specs(3, 2));
+                Await.until(WAIT, "a fight is detected", () -> a.metrics().fights() + b.metrics().fights() > 0);
+                LoadBalancerEngine loser = a.metrics().fights() > 0 ? a : b;
+                Await.until(WAIT, "the fought-over spec says so", () -> loser.status(OWNER).values().stream()
+                        .anyMatch(s -> s.state() == SpecStatus.State.CONFLICT && s.reason().contains("another writer")
+                                && s.reason().contains("owner lock")));
+                // Backed off: over the next 5 s the two write a handful of transactions, not hundreds.
+                long before = a.metrics().transactions() + b.metrics().transactions();
+                Thread.sleep(5000);
+                long during = a.metrics().transactions() + b.metrics().transactions() - before;
+                assertThat(during).as("transactions in 5 s of a fight").isLessThan(40);
+            }
+        }
+    }
 }

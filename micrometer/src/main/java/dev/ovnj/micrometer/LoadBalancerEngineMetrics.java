@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <ul>
  *   <li>counters {@code ovnj.engine.transactions}, {@code .operations}, {@code .repairs},
- *       {@code .conflicts}, {@code .retries}, {@code .failures}, {@code .plans} (from
+ *       {@code .conflicts}, {@code .retries}, {@code .failures}, {@code .plans}, {@code .deletions.held},
+ *       {@code .fights} (from
  *       {@link EngineMetrics});</li>
  *   <li>timers {@code ovnj.engine.transaction} ({@code outcome=success|failure}), the latency of
  *       each transaction the engine sends, and {@code ovnj.engine.repair}, from seeing drift to the
@@ -48,7 +49,11 @@ public final class LoadBalancerEngineMetrics implements MeterBinder {
                     EngineMetrics::conflicts),
             CounterDefinition.of("ovnj.engine.retries", "passes retried after a retriable error", EngineMetrics::retries),
             CounterDefinition.of("ovnj.engine.failures", "transactions the server rejected", EngineMetrics::failures),
-            CounterDefinition.of("ovnj.engine.plans", "planning passes", EngineMetrics::plans));
+            CounterDefinition.of("ovnj.engine.plans", "planning passes", EngineMetrics::plans),
+            CounterDefinition.of("ovnj.engine.deletions.held", "spec deletions held back by the deletion budget",
+                    EngineMetrics::heldDeletions),
+            CounterDefinition.of("ovnj.engine.fights", "specs found fought over by another writer of their owner",
+                    EngineMetrics::fights));
 
     private final LoadBalancerEngine engine;
     private final Tags tags;

@@ -88,7 +88,8 @@ public record LoadBalancerPlan(String owner, List<PlanChange> changes, Map<UUID,
     public String toString() {
         StringBuilder sb = new StringBuilder();
         sb.append("plan for owner ").append(owner).append(": ")
-                .append(changes.isEmpty() ? "in sync" : changes.size() + " change(s)").append('\n');
+                .append(changes.isEmpty() ? held.isEmpty() ? "in sync" : "no change" : changes.size() + " change(s)")
+                .append(held.isEmpty() ? "" : ", " + held.size() + " deletion(s) held").append('\n');
         changes.forEach(c -> sb.append("  ").append(c).append('\n'));
         pending.forEach((spec, reasons) -> reasons.forEach(r -> sb.append("  ? ").append(spec).append(" pending: ").append(r).append('\n')));
         conflicts.forEach(c -> sb.append("  ! conflict: ").append(c).append('\n'));
