@@ -47,7 +47,7 @@ final class DiffCommand implements Callable<Integer> {
                 System.out.flush();
             }
             specs.problems().forEach(System.err::println);
-            if (!specs.problems().isEmpty()) {
+            if (!specs.problems().isEmpty() || !plan.invalid().isEmpty()) {
                 return 2;
             }
             if (!plan.conflicts().isEmpty()) {

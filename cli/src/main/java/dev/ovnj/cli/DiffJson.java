@@ -31,7 +31,7 @@ final class DiffJson {
     static ObjectNode of(LoadBalancerPlan plan, List<String> problems) {
         ObjectNode root = JsonDocument.start("diff");
         root.put("owner", plan.owner());
-        root.put("inSync", plan.isEmpty() && plan.pending().isEmpty() && plan.held().isEmpty());
+        root.put("inSync", plan.isEmpty() && plan.pending().isEmpty() && plan.held().isEmpty() && plan.invalid().isEmpty());
         ArrayNode changes = root.putArray("changes");
         for (PlanChange c : plan.changes()) {
             ObjectNode o = changes.addObject();

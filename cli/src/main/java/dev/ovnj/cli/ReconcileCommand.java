@@ -234,10 +234,17 @@ final class ReconcileCommand implements Callable<Integer> {
         int pending = 0;
         int conflicts = 0;
         List<String> held = new ArrayList<>();
+        List<String> rejected = new ArrayList<>();
         Map<String, List<String>> failed = new TreeMap<>();
         for (SpecStatus s : result.statuses().values()) {
             switch (s.state()) {
                 case INVALID -> {
+                    if (!specs.invalid().contains(s.spec())) {
+                        // Found by the engine against the database (e.g. a health-check source outside the
+                        // backend's subnet), not by the file's validation, which printed its own lines.
+                        rejected.add(s.spec());
+                        s.reasons().forEach(r -> System.err.println(s.spec() + " invalid: " + r + " (not written)"));
+                    }
                     continue;
                 }
                 case WAITING -> {
@@ -261,8 +268,9 @@ final class ReconcileCommand implements Callable<Integer> {
         if (conflicts > 0) {
             summary.append(", ").append(conflicts).append(" in conflict, not written");
         }
-        if (!specs.invalid().isEmpty()) {
-            summary.append(", ").append(specs.invalid().size()).append(" invalid, not written (the database keeps what it has for them)");
+        int invalid = specs.invalid().size() + rejected.size();
+        if (invalid > 0) {
+            summary.append(", ").append(invalid).append(" invalid, not written (the database keeps what it has for them)");
         }
         if (!failed.isEmpty()) {
             int n = failed.values().stream().mapToInt(List::size).sum();
@@ -279,7 +287,7 @@ final class ReconcileCommand implements Callable<Integer> {
                     + ": " + result.statuses().get(held.get(0)).reason());
         }
         out.flush();
-        int exitCode = !failed.isEmpty() || !specs.problems().isEmpty() ? 2 : conflicts > 0 ? CONFLICT : !held.isEmpty() ? HELD
+        int exitCode = !failed.isEmpty() || !specs.problems().isEmpty() || !rejected.isEmpty() ? 2 : conflicts > 0 ? CONFLICT : !held.isEmpty() ? HELD
                 : pending > 0 ? 1 : 0;
         if (output.json()) {
             JsonDocument.print(printed, ReconcileJson.of(result, specs.problems(), exitCode));

@@ -113,4 +113,20 @@ class HealthCheckCliIT {
         assertThat(nbctl.run("--bare", "--columns=ip_port_mappings", "list", "load_balancer").trim())
                 .isEqualTo("10.0.0.3=web2:10.0.0.254");
     }
+
+    @Test
+    void aSpecTheEngineFindsInvalidMakesReconcileAndDiffExitTwoNamingIt() throws Exception {
+        Path f = dir.resolve("bad-source.yaml");
+        Files.writeString(f, STATE.replace("healthCheck: {interval: 5, timeout: 10, successCount: 2, failureCount: 2}",
+                "healthCheck: {sourceIp: 192.168.50.5}"));
+        OvnjProcess.Result r = OvnjProcess.run("reconcile", "--db", ovn.northbound().remote(), "--file", f.toString());
+        assertThat(r.exit()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).as(r.toString()).contains("web invalid: ").contains("192.168.50.5").contains("(not written)");
+        assertThat(r.out()).contains("1 invalid, not written");
+        assertThat(nbctl.run("--bare", "--columns=name", "list", "Load_Balancer")).doesNotContain("web-tcp");
+
+        OvnjProcess.Result d = OvnjProcess.run("diff", "--db", ovn.northbound().remote(), "--file", f.toString());
+        assertThat(d.exit()).as(d.toString()).isEqualTo(2);
+        assertThat(d.out()).contains("x web invalid: ");
+    }
 }
