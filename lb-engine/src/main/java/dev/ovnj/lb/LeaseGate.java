@@ -80,7 +80,7 @@ final class LeaseGate {
             return "engine closed";
         }
         if (!client.isSynced()) {
-            return "not connected to the Northbound leader";
+            return "not connected to the Northbound database";
         }
         if (lockName.isPresent() && !lockHeld) {
             return "lock " + lockName.get() + " held by another replica";

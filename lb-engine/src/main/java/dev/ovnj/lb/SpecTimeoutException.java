@@ -52,7 +52,7 @@ public final class SpecTimeoutException extends RuntimeException {
 
     /**
      * What the engine was waiting for when the bound expired, in words: why the database is
-     * unavailable (e.g. {@code not connected to the Northbound leader}, {@code lock ovnj held by
+     * unavailable (e.g. {@code not connected to the Northbound database}, {@code lock ovnj held by
      * another replica}) or, while it is available, the undecided spec's own reason (e.g. a retry
      * after a server error, or a transaction still unanswered).
      *

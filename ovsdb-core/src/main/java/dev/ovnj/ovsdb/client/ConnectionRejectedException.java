@@ -10,11 +10,33 @@ import dev.ovnj.ovsdb.OvsdbException;
 public final class ConnectionRejectedException extends OvsdbException {
     private static final long serialVersionUID = 1L;
 
+    private final boolean permanent;
+
     ConnectionRejectedException(String message) {
-        super(message, null);
+        this(message, null, false);
     }
 
     ConnectionRejectedException(String message, Throwable cause) {
+        this(message, cause, false);
+    }
+
+    private ConnectionRejectedException(String message, Throwable cause, boolean permanent) {
         super(message, cause);
+        this.permanent = permanent;
+    }
+
+    /** A refusal that waiting cannot cure for a client that never synced: the server does not serve the database at all. */
+    static ConnectionRejectedException permanent(String message) {
+        return new ConnectionRejectedException(message, null, true);
+    }
+
+    /**
+     * Whether the refusal is one that retrying the same server cannot cure (e.g. it does not serve
+     * the database): a client that every remote refuses so before its first sync stops trying.
+     *
+     * @return true for a permanent refusal
+     */
+    public boolean isPermanent() {
+        return permanent;
     }
 }

@@ -52,6 +52,8 @@ final class ConnectionSupervisor {
     private boolean outageReported;
     // Written on the control event loop only; read anywhere.
     private volatile Session current;
+    /** Why the latest connection attempt failed; null once synced. */
+    private volatile Throwable lastFailure;
     private volatile boolean closed;
 
     ConnectionSupervisor(ClientOptions options, EventLoop control, Connector connector, Handshake handshake,
@@ -104,6 +106,11 @@ final class ConnectionSupervisor {
      */
     CompletableFuture<Void> firstSync() {
         return firstSync;
+    }
+
+    /** Why the latest connection attempt failed, while not synced (for a message that says why). */
+    java.util.Optional<Throwable> lastFailure() {
+        return current == null ? java.util.Optional.ofNullable(lastFailure) : java.util.Optional.empty();
     }
 
     /** Starts connecting, once; after close it does nothing (the first-sync future has failed). */
@@ -170,7 +177,8 @@ final class ConnectionSupervisor {
         LOG.debug("connection attempt to {} failed", remote, cause);
         fire(ConnectionEvent.of(ConnectionEvent.Kind.DISCONNECTED, remote, cause));
         failuresThisRound++;
-        if (cause instanceof SchemaMismatchException) {
+        lastFailure = cause;
+        if (cause instanceof SchemaMismatchException || cause instanceof ConnectionRejectedException r && r.isPermanent()) {
             mismatchesThisRound++;
         }
         if (failuresThisRound < options.remotes().size()) {
@@ -178,8 +186,9 @@ final class ConnectionSupervisor {
             connectNext();
             return;
         }
-        // Retrying cannot help a first connection that every server refuses for its schema; once
-        // synced, a refusal may be a rolling upgrade in progress, so the client keeps trying.
+        // Retrying cannot help a first connection that every server refuses for its schema or
+        // database; once synced, a refusal may be a rolling upgrade in progress, so the client
+        // keeps trying.
         if (mismatchesThisRound == options.remotes().size() && !firstSync.isDone()) {
             LOG.error("stopped connecting to {}: {}", options.remotes(), cause.getMessage());
             callbacks.complete(firstSync, null, cause);

@@ -1,5 +1,6 @@
 package dev.ovnj.ovsdb.client;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ovnj.ovsdb.rpc.RpcErrorException;
@@ -87,7 +88,8 @@ final class Handshake {
                     LOG.debug("{} _Server reply {}", s.remote, reply);
                     ServerCheck check = ServerCheck.fromUpdates2(reply, options.database(), null);
                     if (check == null) {
-                        throw new ConnectionRejectedException(s.remote + " does not serve database " + options.database());
+                        throw ConnectionRejectedException.permanent(s.remote + " does not serve database " + options.database()
+                                + " (" + servedDatabases(reply) + ")");
                     }
                     check.refusal(options.leaderOnly()).ifPresent(why -> {
                         throw new ConnectionRejectedException(s.remote + " " + why);
@@ -106,5 +108,17 @@ final class Handshake {
                     + " < " + maxIndexSeen + " already seen)");
         }
         maxIndexSeen = idx;
+    }
+
+    /** The databases a {@code _Server} reply names, e.g. {@code it serves OVN_Southbound, _Server}. */
+    private static String servedDatabases(JsonNode tableUpdates) {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        tableUpdates.path("Database").forEach(change -> {
+            JsonNode row = change.has("initial") ? change.get("initial") : change.get("insert");
+            if (row != null && row.has("name")) {
+                names.add(row.get("name").asText());
+            }
+        });
+        return names.isEmpty() ? "it lists no database" : "it serves " + String.join(", ", names);
     }
 }

@@ -13,6 +13,10 @@ public final class NotConnectedException extends OvsdbRpcException {
         super(message, null);
     }
 
+    NotConnectedException(String message, Throwable cause) {
+        super(message, cause);
+    }
+
     @Override
     public boolean retriable() {
         return true;

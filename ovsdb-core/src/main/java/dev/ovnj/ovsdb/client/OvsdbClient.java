@@ -82,7 +82,8 @@ public final class OvsdbClient implements AutoCloseable {
         this.options = options;
         boolean epoll = Epoll.isAvailable();
         if (options.remotes().stream().anyMatch(r -> r.kind() == Remote.Kind.UNIX) && !epoll) {
-            throw new IllegalArgumentException("unix: remotes need Netty's native epoll transport, which is not available here");
+            throw new IllegalArgumentException("unix: remotes need Netty's native epoll transport, which is not available"
+                    + " here: add io.netty:netty-transport-native-epoll (classifier linux-x86_64 or linux-aarch_64) to the classpath");
         }
         this.group = epoll ? new EpollEventLoopGroup(1, new DefaultThreadFactory("ovnj-io", true))
                 : new NioEventLoopGroup(1, new DefaultThreadFactory("ovnj-io", true));
@@ -132,7 +133,17 @@ public final class OvsdbClient implements AutoCloseable {
      * @throws NotConnectedException when no remote could be synced in time (the client keeps trying)
      */
     public OvsdbClient startAndWait(Duration timeout) {
-        return await(start(), timeout, "first sync with " + options.remotes());
+        try {
+            return await(start(), timeout, "first sync with " + options.remotes());
+        } catch (NotConnectedException e) {
+            // The reason the connection did not come up (refused, no such database, TLS ...)
+            // otherwise reaches only a connection listener.
+            Throwable why = supervisor.lastFailure().orElse(null);
+            if (why == null || e.getMessage().contains(String.valueOf(why.getMessage()))) {
+                throw e;
+            }
+            throw new NotConnectedException(e.getMessage() + "; last attempt: " + why.getMessage(), why);
+        }
     }
 
     /**

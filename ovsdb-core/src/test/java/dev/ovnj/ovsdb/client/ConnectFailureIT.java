@@ -1,0 +1,46 @@
+package dev.ovnj.ovsdb.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.ovnj.testkit.OvsdbServer;
+import dev.ovnj.testkit.Schemas;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A client that cannot sync says why, and stops at once when waiting cannot help. */
+class ConnectFailureIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aServerThatDoesNotServeTheDatabaseFailsTheFirstSyncAtOnceWithWhatItServes() {
+        try (OvsdbServer sb = OvsdbServer.builder().schema(Schemas.ovnSouthbound(dir)).start();
+             OvsdbClient client = OvsdbClient.builder().remotes(sb.remote()).database("OVN_Northbound").build()) {
+            long t0 = System.nanoTime();
+            Throwable e = catchThrowable(() -> client.startAndWait(Duration.ofSeconds(20)));
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
+            assertThat(e).isInstanceOf(ConnectionRejectedException.class)
+                    .hasMessageContaining("does not serve database OVN_Northbound").hasMessageContaining("OVN_Southbound");
+            assertThat(((ConnectionRejectedException) e).isPermanent()).isTrue();
+        }
+    }
+
+    @Test
+    void aTimedOutFirstSyncNamesTheLastAttemptsFailure() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        String remote = "tcp:127.0.0.1:" + port;
+        try (OvsdbClient client = OvsdbClient.builder().remotes(remote).build()) {
+            Throwable e = catchThrowable(() -> client.startAndWait(Duration.ofMillis(1500)));
+            assertThat(e).isInstanceOf(NotConnectedException.class)
+                    .hasMessageContaining("did not complete within 1500 ms")
+                    .hasMessageContaining("last attempt: cannot connect to " + remote);
+        }
+    }
+}
