@@ -1,6 +1,5 @@
 package dev.ovnj.ovsdb.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ovnj.ovsdb.rpc.RpcErrorException;
@@ -10,6 +9,8 @@ import dev.ovnj.ovsdb.typed.CompatibilityReport;
 import dev.ovnj.ovsdb.typed.DatabaseModel;
 import dev.ovnj.ovsdb.typed.SchemaCompatibility;
 import dev.ovnj.ovsdb.typed.SchemaMismatchException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
@@ -81,15 +82,14 @@ final class Handshake {
                             // Servers before OVS 2.9 have no _Server database: nothing to check, and
                             // nothing says they send updates before replies, so writes use a barrier.
                             s.confirmation = WriteConfirmation.barrier(s, options.requestTimeout());
-                            return null;
+                            return true;
                         }
                         throw new CompletionException(e);
                     }
                     LOG.debug("{} _Server reply {}", s.remote, reply);
                     ServerCheck check = ServerCheck.fromUpdates2(reply, options.database(), null);
                     if (check == null) {
-                        throw ConnectionRejectedException.permanent(s.remote + " does not serve database " + options.database()
-                                + " (" + servedDatabases(reply) + ")");
+                        return false;
                     }
                     check.refusal(options.leaderOnly()).ifPresent(why -> {
                         throw new ConnectionRejectedException(s.remote + " " + why);
@@ -98,8 +98,8 @@ final class Handshake {
                         advanceIndex(s, check.index().getAsLong());
                     }
                     s.serverCheck = check;
-                    return null;
-                });
+                    return true;
+                }).thenCompose(served -> served ? CompletableFuture.<Void>completedFuture(null) : notServed(s));
     }
 
     private synchronized void advanceIndex(Session s, long idx) {
@@ -110,15 +110,15 @@ final class Handshake {
         maxIndexSeen = idx;
     }
 
-    /** The databases a {@code _Server} reply names, e.g. {@code it serves OVN_Southbound, _Server}. */
-    private static String servedDatabases(JsonNode tableUpdates) {
-        java.util.List<String> names = new java.util.ArrayList<>();
-        tableUpdates.path("Database").forEach(change -> {
-            JsonNode row = change.has("initial") ? change.get("initial") : change.get("insert");
-            if (row != null && row.has("name")) {
-                names.add(row.get("name").asText());
+    /** Fails the handshake for a server without the database, saying which databases it has (one more call, only then). */
+    private CompletableFuture<Void> notServed(Session s) {
+        return s.call("list_dbs", options.requestTimeout()).handle((dbs, err) -> {
+            List<String> names = new ArrayList<>();
+            if (dbs != null) {
+                dbs.forEach(n -> names.add(n.asText()));
             }
+            throw ConnectionRejectedException.permanent(s.remote + " does not serve database " + options.database()
+                    + (names.isEmpty() ? "" : " (it serves " + String.join(", ", names) + ")"));
         });
-        return names.isEmpty() ? "it lists no database" : "it serves " + String.join(", ", names);
     }
 }
