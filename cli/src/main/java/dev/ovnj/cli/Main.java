@@ -33,6 +33,7 @@ public final class Main {
         if (verbose) {
             // slf4j-simple reads its level once, when the first logger is made, which is later than this.
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
+            System.setProperty("org.slf4j.simpleLogger.log.dev.ovnj.lb", "info");
         }
         return new CommandLine(new Main())
                 .setCaseInsensitiveEnumValuesAllowed(true)
