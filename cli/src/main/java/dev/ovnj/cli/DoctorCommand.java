@@ -47,7 +47,11 @@ final class DoctorCommand implements Callable<Integer> {
     @Option(names = "--trace", description = "Also run ovn-trace from the gateway port to each router VIP (needs --sb and ovn-trace).")
     private boolean trace;
 
-    @Option(names = "--json", description = "Print {\"findings\":[...],\"checked\":N,\"skipped\":[...]} instead of text.")
+    @Mixin
+    private OutputOption output;
+
+    /** The option's first spelling, kept so that scripts written for it go on working. */
+    @Option(names = "--json", hidden = true, description = "Same as --output json.")
     private boolean json;
 
     @Override
@@ -95,7 +99,12 @@ final class DoctorCommand implements Callable<Integer> {
                 }
             }
         }
-        (json ? DoctorOutput.json(report) : DoctorOutput.text(report)).forEach(System.out::println);
+        if (report.checked() == 0 && owner != null && state == null && lb == null && vip == null) {
+            // Most likely a mistyped --owner: "0 load balancers checked" and exit 0 would read as healthy.
+            throw new CliFailure("owner " + owner + " has no load balancers in the Northbound database (is --owner spelled as the"
+                    + " rows' external_ids:ovnj.owner?)");
+        }
+        (json || output.json() ? DoctorOutput.json(report) : DoctorOutput.text(report)).forEach(System.out::println);
         System.out.flush();
         return report.errors() == 0 ? 0 : 1;
     }

@@ -44,9 +44,12 @@ final class DoctorOutput {
         return out;
     }
 
-    /** {@code {"findings":[{"code","severity","lb","vip","message","fix"}...],"checked":N,"skipped":[{"code","reason"}...]}}. */
+    /**
+     * {@code {"kind":"doctor","version":1,"findings":[{"code","severity","lb","vip","message","fix"}...],"checked":N,
+     * "skipped":[{"code","reason"}...]}}.
+     */
     static List<String> json(DiagnosisReport report) {
-        ObjectNode root = JSON.createObjectNode();
+        ObjectNode root = JsonDocument.start("doctor");
         ArrayNode findings = root.putArray("findings");
         for (Finding f : report.findings()) {
             ObjectNode n = findings.addObject();

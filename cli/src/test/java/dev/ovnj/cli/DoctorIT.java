@@ -105,6 +105,19 @@ class DoctorIT {
         assertThat(f.get("vip").isNull()).isTrue();
         assertThat(f.get("message").asText()).contains("lr0");
         assertThat(f.get("fix").asText()).isNotBlank();
+
+        // The option every other command takes, and the document's kind and version as every document has.
+        OvnjProcess.Result output = doctor("--sb", sb, "--owner", "kube", "-o", "json");
+        assertThat(output.exit()).as(output.toString()).isEqualTo(1);
+        JsonNode doc = new ObjectMapper().readTree(output.out());
+        assertThat(doc.get("kind").asText()).isEqualTo("doctor");
+        assertThat(doc.get("version").asInt()).isEqualTo(1);
+        assertThat(doc.get("findings")).hasSize(1);
+
+        // A mistyped owner is not a healthy one.
+        OvnjProcess.Result typo = doctor("--sb", sb, "--owner", "kueb");
+        assertThat(typo.exit()).as(typo.toString()).isEqualTo(2);
+        assertThat(typo.err()).contains("owner kueb has no load balancers");
     }
 
     @Test
