@@ -120,6 +120,33 @@ public record SpecStatus(String owner, String spec, State state, List<String> re
     }
 
     /**
+     * One short line for logs and assertion messages, e.g. {@code svc-1 HELD: deletion held: ... (1 row)};
+     * every field is still available through the accessors.
+     *
+     * @return the line
+     */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder(owner).append('/').append(spec).append(' ').append(state);
+        if (!reasons.isEmpty()) {
+            sb.append(": ").append(String.join("; ", reasons));
+        }
+        if (!warnings.isEmpty()) {
+            sb.append(" [warnings: ").append(String.join("; ", warnings)).append(']');
+        }
+        conflicts.forEach(c -> sb.append(" [conflict: ").append(c.describe()).append(']'));
+        sb.append(" (").append(rows.size()).append(rows.size() == 1 ? " row" : " rows");
+        if (repairs > 0) {
+            sb.append(", ").append(repairs).append(repairs == 1 ? " repair" : " repairs");
+        }
+        sb.append(", generation ").append(generation).append(observedGeneration == generation ? "" : ", observed " + observedGeneration);
+        if (!backendHealth.isEmpty()) {
+            sb.append(", health ").append(backendHealth);
+        }
+        return sb.append(')').toString();
+    }
+
+    /**
      * The main reason in one line, or an empty string when applied.
      *
      * @return the first reason, or ""
