@@ -34,7 +34,7 @@ class QuickstartIT {
                 assertThat(nbctl.run("get", "Logical_Router_Port", SeedTopology.EXTERNAL_PORT, "external_ids"))
                         .isEqualTo("{ovnj.eip." + SeedTopology.FIRST_EIP + "=\"shalb-dev/api\"}");
                 assertThat(printed.toString(StandardCharsets.UTF_8))
-                        .contains("shalb-dev-api APPLIED []").contains("ApplyResult[owner=shalb-dev").doesNotContain("repaired");
+                        .contains("shalb-dev-api APPLIED []").contains("owner shalb-dev: 1 APPLIED").doesNotContain("repaired");
 
                 // The listener half of the snippet: drift another client causes is printed as a repair.
                 nbctl.run("lb-del", "shalb-dev-api-tcp");
