@@ -1,0 +1,186 @@
+package dev.ovnj.testkit.inmemory.upstream;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs one upstream case against one server the way upstream's macro does, with the installed
+ * {@code ovsdb-client}, {@code ovs-appctl} and the OVS Python IDL, and returns the filtered output
+ * to compare with the expected text.
+ */
+final class CaseRunner {
+    /** A server to run a case against: started on a schema, reached on a TCP remote. */
+    interface Target {
+        String name();
+
+        Server start(Path schema);
+    }
+
+    /** A started server. */
+    interface Server extends AutoCloseable {
+        String remote();
+
+        @Override
+        void close();
+    }
+
+    private static final long COMMAND_SECONDS = 30;
+
+    private final Path dir;
+
+    CaseRunner(Path dir) {
+        this.dir = dir;
+    }
+
+    String run(UpstreamCase c, Target target) {
+        try {
+            Path work = Files.createTempDirectory(dir, "case");
+            if (c instanceof UpstreamCase.Execution e) {
+                return execution(e, target, work);
+            }
+            if (c instanceof UpstreamCase.Monitor m) {
+                return monitor(m, target, work);
+            }
+            return idl((UpstreamCase.Idl) c, target, work);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Path schemaFile(Path work, String schema) throws IOException {
+        return Files.writeString(work.resolve("schema.ovsschema"), schema);
+    }
+
+    private String execution(UpstreamCase.Execution c, Target target, Path work) throws IOException {
+        StringBuilder out = new StringBuilder();
+        try (Server server = target.start(schemaFile(work, c.schema()))) {
+            for (String txn : c.transactions()) {
+                Tools.Result r = Tools.run(work, Map.of(), COMMAND_SECONDS, List.of("ovsdb-client", "transact", server.remote(), txn));
+                out.append(r.stdout());
+                if (r.exit() != 0) {
+                    out.append("ovsdb-client exit ").append(r.exit()).append(": ").append(r.stderr().strip()).append('\n');
+                }
+            }
+        }
+        return OutputFilters.uuidfilt(out.toString());
+    }
+
+    private String monitor(UpstreamCase.Monitor c, Target target, Path work) throws IOException {
+        Map<String, String> env = Map.of("OVS_RUNDIR", work.toString());
+        Path pidfile = work.resolve("ovsdb-client.pid");
+        Path output = work.resolve("output");
+        StringBuilder problems = new StringBuilder();
+        try (Server server = target.start(schemaFile(work, c.schema()))) {
+            for (String txn : c.before()) {
+                transact(work, server, txn, problems);
+            }
+            List<String> cmd = new ArrayList<>(List.of("ovsdb-client", "--detach", "--no-chdir", "--pidfile", "-d", "json"));
+            if (c.condition() == null) {
+                cmd.addAll(List.of("monitor", "--format=csv", server.remote(), c.db(), c.table()));
+            } else {
+                cmd.addAll(List.of("monitor-cond", "--format=csv", server.remote(), c.db(), c.condition(), c.table()));
+            }
+            cmd.addAll(c.columns());
+            // --detach returns once the monitor's initial reply is printed; the daemon keeps the
+            // redirected standard output, as upstream's "> output" does.
+            Tools.Result started = runTo(work, env, cmd, output);
+            if (started.exit() != 0) {
+                problems.append("ovsdb-client monitor exit ").append(started.exit()).append(": ").append(started.stderr().strip()).append('\n');
+            }
+            for (String txn : c.transactions()) {
+                transact(work, server, txn, problems);
+            }
+            for (String cond : c.conditionChanges()) {
+                Tools.Result r = Tools.run(work, env, COMMAND_SECONDS,
+                        List.of("ovs-appctl", "-t", "ovsdb-client", "ovsdb-client/cond_change", c.table(), cond));
+                if (r.exit() != 0) {
+                    problems.append("cond_change exit ").append(r.exit()).append(": ").append(r.stderr().strip()).append('\n');
+                }
+            }
+            transact(work, server, "[\"" + c.db() + "\"]", problems);
+        }
+        // Upstream stops the server and waits for ovsdb-client to see the connection close and exit.
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (Files.exists(pidfile) && System.nanoTime() < deadline) {
+            sleep(20);
+        }
+        if (Files.exists(pidfile)) {
+            problems.append("ovsdb-client still running 10 s after the server stopped\n");
+            stop(pidfile);
+        }
+        String text = Files.exists(output) ? Files.readString(output) : "";
+        return OutputFilters.uuidfilt(OutputFilters.monitorSort(text)) + problems;
+    }
+
+    private String idl(UpstreamCase.Idl c, Target target, Path work) throws IOException {
+        Path res = UpstreamSuites.folder();
+        try (Server server = target.start(res.resolve("idltest.ovsschema"))) {
+            StringBuilder script = new StringBuilder("set -e\n");
+            if (!c.before().isBlank()) {
+                script.append("{\novsdb-client transact ").append(server.remote()).append(' ').append(c.before()).append("\n} >/dev/null\n");
+            }
+            script.append("{\n/usr/bin/python3 ").append(res.resolve("test-ovsdb.py")).append(" -t10 idl ")
+                    .append(res.resolve("idltest.ovsschema")).append(' ').append(server.remote()).append(' ')
+                    .append(c.commands()).append("\n} >stdout 2>stderr\n");
+            script.append("sort stdout");
+            if (c.filterUuids()) {
+                script.append(" | /usr/bin/python3 ").append(res.resolve("uuidfilt.py"));
+            }
+            if (!c.filter().isBlank()) {
+                script.append(" | ").append(c.filter());
+            }
+            script.append('\n');
+            if (!c.stderrMustContain().isBlank()) {
+                script.append("grep -q '").append(c.stderrMustContain()).append("' stderr || echo 'IDL did not log: ")
+                        .append(c.stderrMustContain()).append("'\n");
+            }
+            Tools.Result r = Tools.run(work, Map.of(), 60, List.of("bash", "-c", script.toString()));
+            return r.stdout() + (r.exit() == 0 ? "" : "exit " + r.exit() + ": " + r.stderr().strip()
+                    + "\n" + tail(work.resolve("stderr")));
+        }
+    }
+
+    private static String tail(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return "";
+        }
+        List<String> lines = Files.readAllLines(file);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
+    }
+
+    private static void transact(Path work, Server server, String txn, StringBuilder problems) {
+        Tools.Result r = Tools.run(work, Map.of(), COMMAND_SECONDS, List.of("ovsdb-client", "transact", server.remote(), txn));
+        if (r.exit() != 0) {
+            problems.append("transact exit ").append(r.exit()).append(": ").append(r.stderr().strip()).append('\n');
+        }
+    }
+
+    private static Tools.Result runTo(Path work, Map<String, String> env, List<String> cmd, Path output) {
+        List<String> shell = new ArrayList<>(List.of("bash", "-c", "exec \"$@\" >" + output, "bash"));
+        shell.addAll(cmd);
+        return Tools.run(work, env, COMMAND_SECONDS, shell);
+    }
+
+    private static void stop(Path pidfile) {
+        try {
+            long pid = Long.parseLong(Files.readString(pidfile).strip());
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        } catch (IOException | NumberFormatException e) {
+            // The daemon left between the check and the read: nothing to stop.
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

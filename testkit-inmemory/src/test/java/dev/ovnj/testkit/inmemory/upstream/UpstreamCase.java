@@ -1,0 +1,40 @@
+package dev.ovnj.testkit.inmemory.upstream;
+
+import java.util.List;
+
+/**
+ * A test case from Open vSwitch's OVSDB suites that runs against a server over a socket with
+ * the installed OVS tools, and what upstream expects it to print.
+ */
+sealed interface UpstreamCase {
+    /** Where the case is: file, line, title. */
+    String where();
+
+    /** What upstream's test expects on standard output, after its filters. */
+    String expected();
+
+    /** {@code OVSDB_CHECK_EXECUTION}: each transaction through {@code ovsdb-client transact}. */
+    record Execution(String where, String schema, List<String> transactions, String expected) implements UpstreamCase {
+    }
+
+    /**
+     * {@code OVSDB_CHECK_MONITOR} and {@code OVSDB_CHECK_MONITOR_COND}: {@code ovsdb-client
+     * monitor} (or {@code monitor-cond} with {@code condition}, then each of
+     * {@code conditionChanges} through {@code ovsdb-client/cond_change}) prints CSV while the
+     * transactions run.
+     */
+    record Monitor(String where, String schema, List<String> before, String db, String table, List<String> columns,
+            List<String> transactions, String condition, List<String> conditionChanges, String expected)
+            implements UpstreamCase {
+    }
+
+    /**
+     * The OVS Python IDL ({@code test-ovsdb.py idl}) runs the shell words {@code commands}
+     * against the server after {@code before} (shell words for {@code ovsdb-client transact});
+     * its sorted output goes through {@code uuidfilt} (when {@code filterUuids}) and {@code filter}.
+     * {@code stderrMustContain}, when not empty, is text the IDL must log.
+     */
+    record Idl(String where, String before, String commands, String expected, String filter, boolean filterUuids,
+            String stderrMustContain) implements UpstreamCase {
+    }
+}
