@@ -13,8 +13,10 @@ import java.util.UUID;
 import java.util.function.Function;
 
 /**
- * A parsed RFC 7047 "where" (or monitor_cond "where"): a conjunction of clauses, each a column,
- * a function and a value, or a literal {@code true}/{@code false}.
+ * A parsed "where": clauses, each a column, a function and a value, or a literal
+ * {@code true}/{@code false}. A transaction's where is a conjunction ({@link #matches}); a
+ * monitor_cond where is a disjunction ({@link #matchesAny}): ovsdb-server(7) sends the rows
+ * "matching one of the conditions".
  */
 final class Condition {
     /** One clause; {@code column < 0} with a fixed {@code constant} is a boolean literal. */
@@ -118,6 +120,22 @@ final class Condition {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether any clause holds for the row, as for a monitor condition; an empty condition matches
+     * every row.
+     */
+    boolean matchesAny(Datum[] row) {
+        if (clauses.isEmpty()) {
+            return true;
+        }
+        for (Clause c : clauses) {
+            if (eval(c, row)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean eval(Clause c, Datum[] row) {

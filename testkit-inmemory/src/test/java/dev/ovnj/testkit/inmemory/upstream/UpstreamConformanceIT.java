@@ -39,12 +39,6 @@ class UpstreamConformanceIT {
             "ovsdb-execution.at:252 insert row with uuid, query table",
             "ovsdb-execution.at:619 insert and update constraints",
             "ovsdb-execution.at:847 weak references",
-            "ovsdb-monitor.at:423 monitor-cond multiple conditions",
-            "ovsdb-monitor.at:451 monitor-cond delete from populated table",
-            "ovsdb-monitor.at:524 monitor-cond condition non-monitored columns",
-            "ovsdb-monitor.at:553 monitor-cond-change",
-            "ovsdb-idl.at:629 simple idl, conditional, multiple clauses in condition",
-            "ovsdb-idl.at:667 simple idl, conditional, modify as delete due to condition",
             "ovsdb-idl.at:1867 simple idl verify notify",
             "ovsdb-idl.at:2625 simple idl, persistent uuid insert");
 
