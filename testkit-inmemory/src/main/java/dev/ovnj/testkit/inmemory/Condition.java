@@ -123,15 +123,33 @@ final class Condition {
     }
 
     /**
-     * Whether any clause holds for the row, as for a monitor condition; an empty condition matches
-     * every row.
+     * Whether the row matches a monitor condition the way ovsdb-server 3.1 decides it
+     * (ovsdb_condition_match_any_clause): an empty condition matches every row; otherwise any
+     * clause that holds matches. ovsdb-server sorts the clauses (false, true, then by function)
+     * and only looks at the first two for a {@code true} literal; when every clause is a literal
+     * or {@code ==} it then compares only the {@code ==} clauses. So {@code [false, false, true,
+     * ["name","==","x"]]} matches only the row named x, and the in-memory server does the same.
      */
     boolean matchesAny(Datum[] row) {
         if (clauses.isEmpty()) {
             return true;
         }
+        int falses = 0;
+        int trues = 0;
+        boolean equalityOnly = true;
         for (Clause c : clauses) {
-            if (eval(c, row)) {
+            if (c.column < 0) {
+                falses += c.constant ? 0 : 1;
+                trues += c.constant ? 1 : 0;
+            } else if (!"==".equals(c.function)) {
+                equalityOnly = false;
+            }
+        }
+        if (trues > 0 && falses <= 1) {
+            return true;
+        }
+        for (Clause c : clauses) {
+            if (c.column < 0 ? c.constant && !equalityOnly : eval(c, row)) {
                 return true;
             }
         }
