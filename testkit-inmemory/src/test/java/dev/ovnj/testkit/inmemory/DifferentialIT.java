@@ -195,7 +195,7 @@ class DifferentialIT {
     }
 
     /** One exchange as canonical text: keys sorted, _version masked, txn ids masked, select rows sorted. */
-    private static String canonical(RawClient.Exchange e) {
+    static String canonical(RawClient.Exchange e) {
         StringBuilder sb = new StringBuilder();
         JsonNode reply = e.reply().deepCopy();
         ((ObjectNode) reply).remove("id");
