@@ -23,8 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  * transact}, {@code ovsdb-client monitor}/{@code monitor-cond} with {@code cond_change}, the OVS
  * Python IDL driver {@code test-ovsdb.py}), with upstream's filters ({@code uuidfilt},
  * {@code ovsdb-monitor-sort}). Each case must print upstream's expected text on ovsdb-server, and
- * the same text on the in-memory server, which runs once with its transaction history (as
- * {@code ovnj serve}) and once without (as {@code ovnj serve --no-history}) for the IDL cases.
+ * the same text on the in-memory server. The IDL cases run on it twice: without transaction
+ * history (as {@code ovnj serve --no-history}) against the standalone server, and with it (as
+ * {@code ovnj serve}) against the standalone server or, where the IDL reconnects, a one-member
+ * cluster, which also keeps a history.
  */
 class UpstreamConformanceIT {
     private static final CaseRunner.Target PROCESS = new CaseRunner.Target() {
@@ -106,25 +108,26 @@ class UpstreamConformanceIT {
         return UpstreamSuites.load().runnable().stream().filter(c -> c.where().contains(ONLY)).map(c -> DynamicTest.dynamicTest(c.where(), () -> {
             String standalone = runner.run(c, PROCESS);
             assertThat(standalone).as("ovsdb-server against the .at file: " + c.where()).isEqualTo(c.expected());
+            CaseRunner.Target withHistory = inMemory(true);
             if (!(c instanceof UpstreamCase.Idl idl)) {
-                same(c, "in-memory", runner.run(c, inMemory(true)), "ovsdb-server", standalone);
+                same(c, withHistory, runner.run(c, withHistory), PROCESS, standalone);
                 return;
             }
             // A standalone ovsdb-server keeps no transaction history: an IDL that reconnects gets
             // every row again (found=false). A cluster member keeps it and sends only what changed.
             // The in-memory server without history must behave like the first, with it like the
             // second; where the IDL does not reconnect, both must print what the standalone prints.
-            same(c, "in-memory --no-history", runner.run(c, inMemory(false)), "ovsdb-server", standalone);
-            boolean reconnects = idl.commands().contains("reconnect");
-            if (!reconnects) {
-                same(c, "in-memory", runner.run(c, inMemory(true)), "ovsdb-server", standalone);
+            CaseRunner.Target noHistory = inMemory(false);
+            same(c, noHistory, runner.run(c, noHistory), PROCESS, standalone);
+            if (!idl.commands().contains("reconnect")) {
+                same(c, withHistory, runner.run(c, withHistory), PROCESS, standalone);
                 return;
             }
             String cluster = withoutServerIndexUpdates(runner.run(c, CLUSTER));
             System.out.println("reconnecting IDL case " + c.where() + ": a one-member cluster "
                     + (cluster.equals(standalone) ? "prints what a standalone server prints" : "differs from a standalone server"
                     + firstDifference(standalone, cluster)));
-            same(c, "in-memory", withoutServerIndexUpdates(runner.run(c, inMemory(true))), "one-member cluster", cluster);
+            same(c, withHistory, withoutServerIndexUpdates(runner.run(c, withHistory)), CLUSTER, cluster);
         }));
     }
 
@@ -139,9 +142,10 @@ class UpstreamConformanceIT {
         return SERVER_ROW_UPDATE.matcher(idlOutput).replaceAll("");
     }
 
-    private static void same(UpstreamCase c, String name, String got, String referenceName, String reference) {
-        assertThat(got).as(name + " against " + referenceName + ": " + c.where() + firstDifference(reference, got))
-                .isEqualTo(reference);
+    private static void same(UpstreamCase c, CaseRunner.Target target, String got, CaseRunner.Target referenceTarget,
+            String reference) {
+        assertThat(got).as(target.name() + " against " + referenceTarget.name() + ": " + c.where()
+                + firstDifference(reference, got)).isEqualTo(reference);
     }
 
     /** The first line where two outputs differ, so that a long output's difference is easy to see. */
