@@ -51,10 +51,14 @@ final class Condition {
             String f = c.get(1).textValue();
             switch (f) {
                 case "<", "<=", ">", ">=" -> {
+                    // Like ovsdb-server, also on an optional scalar (a set of at most one), which
+                    // compares false when empty; the argument is then a single value.
                     AtomicType k = type.key().type();
-                    if (!type.isScalar() || (k != AtomicType.INTEGER && k != AtomicType.REAL)) {
+                    boolean optionalScalar = !type.isMap() && type.min() == 0 && type.max() == 1;
+                    if (!(type.isScalar() || optionalScalar) || (k != AtomicType.INTEGER && k != AtomicType.REAL)) {
                         throw typeMismatch(c, f, name, type);
                     }
+                    type = type.withBounds(1, 1);
                 }
                 case "==", "!=" -> {
                 }
@@ -167,6 +171,9 @@ final class Condition {
             case "includes" -> includes(v, c.arg);
             case "excludes" -> excludes(v, c.arg);
             default -> {
+                if (v.size() == 0) {
+                    yield false;
+                }
                 int cmp = Datum.compareAtoms(v.single(), c.arg.single());
                 yield switch (c.function) {
                     case "<" -> cmp < 0;
