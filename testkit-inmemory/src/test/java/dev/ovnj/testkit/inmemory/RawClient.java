@@ -17,11 +17,16 @@ import java.util.List;
  * A blocking JSON-RPC client that shows everything a server sends, for comparing two servers
  * message by message: a call returns its reply and the notifications that came before it.
  */
-final class RawClient implements AutoCloseable {
+public final class RawClient implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A reply and the notifications the server sent ahead of it. */
-    record Exchange(JsonNode reply, List<JsonNode> notifications) {
+    /**
+     * A reply and the notifications the server sent ahead of it.
+     *
+     * @param reply the JSON-RPC reply
+     * @param notifications the notifications received before it
+     */
+    public record Exchange(JsonNode reply, List<JsonNode> notifications) {
     }
 
     private final Socket socket;
@@ -29,7 +34,12 @@ final class RawClient implements AutoCloseable {
     private MappingIterator<JsonNode> in;
     private int nextId;
 
-    RawClient(int port) {
+    /**
+     * Connects to a server on 127.0.0.1.
+     *
+     * @param port the server's TCP port
+     */
+    public RawClient(int port) {
         try {
             socket = new Socket();
             socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
@@ -40,7 +50,14 @@ final class RawClient implements AutoCloseable {
         }
     }
 
-    Exchange call(String method, ArrayNode params) {
+    /**
+     * Sends one request and waits (20 s at most) for its reply, answering echo requests meanwhile.
+     *
+     * @param method the JSON-RPC method
+     * @param params its params
+     * @return the reply and the notifications that came before it
+     */
+    public Exchange call(String method, ArrayNode params) {
         int id = nextId++;
         ObjectNode req = JSON.createObjectNode().put("id", id).put("method", method);
         req.set("params", params);

@@ -1,12 +1,19 @@
 package dev.ovnj.testkit.inmemory.upstream;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ovnj.testkit.inmemory.RawClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs one upstream case against one server the way upstream's macro does, with the installed
@@ -45,6 +52,9 @@ final class CaseRunner {
             }
             if (c instanceof UpstreamCase.Monitor m) {
                 return monitor(m, target, work);
+            }
+            if (c instanceof UpstreamCase.Conditions cond) {
+                return conditions(cond, target, work);
             }
             return idl((UpstreamCase.Idl) c, target, work);
         } catch (IOException e) {
@@ -115,6 +125,59 @@ final class CaseRunner {
         }
         String text = Files.exists(output) ? Files.readString(output) : "";
         return OutputFilters.uuidfilt(OutputFilters.monitorSort(text)) + problems;
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** What test-ovsdb evaluate-conditions prints, from a select (every) or monitor_cond (any). */
+    private String conditions(UpstreamCase.Conditions c, Target target, Path work) throws IOException {
+        String schema = "{\"name\": \"conditions\", \"tables\": {\"mytable\": " + c.tableSchema() + "}}";
+        StringBuilder out = new StringBuilder();
+        try (Server server = target.start(schemaFile(work, schema));
+                RawClient client = new RawClient(Integer.parseInt(server.remote().substring(server.remote().lastIndexOf(':') + 1)))) {
+            ArrayNode insert = JSON.createArrayNode().add("conditions");
+            for (String row : c.rows()) {
+                ObjectNode op = insert.addObject().put("op", "insert").put("table", "mytable");
+                op.set("row", JSON.readTree(row));
+            }
+            JsonNode inserted = client.call("transact", insert).reply().path("result");
+            List<String> uuids = new ArrayList<>();
+            for (JsonNode r : inserted) {
+                if (!r.has("uuid")) {
+                    return "insert failed: " + inserted + "\n";
+                }
+                uuids.add(r.get("uuid").get(1).asText());
+            }
+            for (int i = 0; i < c.conditions().size(); i++) {
+                JsonNode where = JSON.readTree(c.conditions().get(i));
+                Set<String> matching = new HashSet<>();
+                if (c.any()) {
+                    ObjectNode request = JSON.createObjectNode();
+                    request.putObject("mytable").set("where", where);
+                    JsonNode reply = client.call("monitor_cond", JSON.createArrayNode().add("conditions").add("m" + i).add(request)).reply();
+                    reply.path("result").path("mytable").fieldNames().forEachRemaining(matching::add);
+                    if (reply.hasNonNull("error")) {
+                        return "monitor_cond failed: " + reply + "\n";
+                    }
+                } else {
+                    ObjectNode select = JSON.createObjectNode().put("op", "select").put("table", "mytable");
+                    select.set("where", where);
+                    select.putArray("columns").add("_uuid");
+                    JsonNode reply = client.call("transact", JSON.createArrayNode().add("conditions").add(select)).reply();
+                    JsonNode rows = reply.path("result").path(0).path("rows");
+                    if (!rows.isArray()) {
+                        return "select failed: " + reply + "\n";
+                    }
+                    rows.forEach(r -> matching.add(r.get("_uuid").get(1).asText()));
+                }
+                out.append(String.format("condition %2d:", i));
+                for (int j = 0; j < uuids.size(); j++) {
+                    out.append(j % 5 == 0 ? " " : "").append(matching.contains(uuids.get(j)) ? 'T' : '-');
+                }
+                out.append('\n');
+            }
+        }
+        return out.toString();
     }
 
     private String idl(UpstreamCase.Idl c, Target target, Path work) throws IOException {

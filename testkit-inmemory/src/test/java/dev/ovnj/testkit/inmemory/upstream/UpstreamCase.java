@@ -29,6 +29,17 @@ sealed interface UpstreamCase {
     }
 
     /**
+     * {@code OVSDB_CHECK_POSITIVE} with {@code test-ovsdb evaluate-conditions} (or
+     * {@code -any}): which of {@code rows} each of {@code conditions} matches, all clauses ANDed
+     * (as a transaction's where) or any clause (as a monitor condition). Over a socket: the rows
+     * are inserted, then each condition is a {@code select} (every) or the initial rows of a
+     * {@code monitor_cond} (any).
+     */
+    record Conditions(String where, String tableSchema, List<String> conditions, List<String> rows, boolean any,
+            String expected) implements UpstreamCase {
+    }
+
+    /**
      * The OVS Python IDL ({@code test-ovsdb.py idl}) runs the shell words {@code commands}
      * against the server after {@code before} (shell words for {@code ovsdb-client transact});
      * its sorted output goes through {@code uuidfilt} (when {@code filterUuids}) and {@code filter}.

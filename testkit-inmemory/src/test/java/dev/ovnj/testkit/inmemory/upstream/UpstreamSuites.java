@@ -1,5 +1,7 @@
 package dev.ovnj.testkit.inmemory.upstream;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -89,7 +91,8 @@ final class UpstreamSuites {
             case "OVSDB_CHECK_EXECUTION_RO" -> notRun.add(new NotRun(where, c.macro(), TEST_OVSDB
                     + " (execute-readonly: a read-only database inside the binary; a standalone ovsdb-server has no"
                     + " read-only mode to compare with)"));
-            case "OVSDB_CHECK_POSITIVE", "OVSDB_CHECK_NEGATIVE" -> notRun.add(new NotRun(where, c.macro(), TEST_OVSDB
+            case "OVSDB_CHECK_POSITIVE" -> positive(where, c);
+            case "OVSDB_CHECK_NEGATIVE" -> notRun.add(new NotRun(where, c.macro(), TEST_OVSDB
                     + " (parses and evaluates conditions or mutations inside the binary, no server; the same checks"
                     + " could be written as select and mutate transactions, which this harness does not do)"));
             case "OVSDB_CHECK_IDL_C", "OVSDB_CHECK_IDL_TRACK", "OVSDB_CHECK_IDL_PARTIAL_UPDATE_MAP_COLUMN",
@@ -107,6 +110,44 @@ final class UpstreamSuites {
                     "a hand-written shell script (AT_SETUP ... AT_CLEANUP), not one of the macros the harness"
                             + " reads"));
             default -> throw new IllegalStateException("unclassified upstream case " + where + " (" + c.macro() + ")");
+        }
+    }
+
+    /**
+     * {@code test-ovsdb evaluate-conditions[-any] TABLE CONDITIONS ROWS} runs over a socket; the
+     * other subcommands (parsing, comparing, mutating inside the binary) do not.
+     */
+    private void positive(String where, AtFile.Call c) {
+        List<String> words = shellWords(AtFile.unquote(c.arg(2)));
+        String command = words.get(0);
+        if (command.equals("evaluate-conditions") || command.equals("evaluate-conditions-any")) {
+            runnable.add(new UpstreamCase.Conditions(where, words.get(1), elements(words.get(2)), elements(words.get(3)),
+                    command.endsWith("-any"), AtFile.unquote(c.arg(3)) + "\n"));
+        } else {
+            notRun.add(new NotRun(where, c.macro() + " " + command, TEST_OVSDB + " (" + command
+                    + " runs inside the binary, no server)"));
+        }
+    }
+
+    private static List<String> elements(String jsonArray) {
+        try {
+            List<String> out = new ArrayList<>();
+            new ObjectMapper().readTree(jsonArray).forEach(e -> out.add(e.toString()));
+            return out;
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("not a JSON array: " + jsonArray, e);
+        }
+    }
+
+    /** The words the shell makes of a command line (quotes removed, backslash-newlines joined). */
+    private static List<String> shellWords(String text) {
+        try {
+            Path tmp = java.nio.file.Files.createTempDirectory("words");
+            Tools.Result r = Tools.run(tmp, Map.of(), 10, List.of("bash", "-c", "printf '%s\\0' " + text));
+            java.nio.file.Files.walk(tmp).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            return List.of(r.stdout().split("\0"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
