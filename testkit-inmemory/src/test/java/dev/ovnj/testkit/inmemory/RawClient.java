@@ -1,8 +1,10 @@
 package dev.ovnj.testkit.inmemory;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -29,6 +31,7 @@ public final class RawClient implements AutoCloseable {
     public record Exchange(JsonNode reply, List<JsonNode> notifications) {
     }
 
+    private final boolean exactReals;
     private final Socket socket;
     private final OutputStream out;
     private MappingIterator<JsonNode> in;
@@ -40,6 +43,18 @@ public final class RawClient implements AutoCloseable {
      * @param port the server's TCP port
      */
     public RawClient(int port) {
+        this(port, false);
+    }
+
+    /**
+     * Connects to a server on 127.0.0.1.
+     *
+     * @param port the server's TCP port
+     * @param exactReals whether to read reals as the exact decimals the server wrote (so that
+     *     ovsdb-server's {@code 1.79769313486232e+308}, just above the largest double, stays that)
+     */
+    public RawClient(int port, boolean exactReals) {
+        this.exactReals = exactReals;
         try {
             socket = new Socket();
             socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
@@ -66,7 +81,11 @@ public final class RawClient implements AutoCloseable {
             out.flush();
             if (in == null) {
                 // Created after the first request: the parser reads ahead to detect the encoding.
-                in = JSON.readerFor(JsonNode.class).readValues(socket.getInputStream());
+                ObjectReader reader = JSON.readerFor(JsonNode.class);
+                if (exactReals) {
+                    reader = reader.with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+                }
+                in = reader.readValues(socket.getInputStream());
             }
             List<JsonNode> notes = new ArrayList<>();
             while (true) {

@@ -56,6 +56,9 @@ final class CaseRunner {
             if (c instanceof UpstreamCase.Conditions cond) {
                 return conditions(cond, target, work);
             }
+            if (c instanceof UpstreamCase.Mutations mut) {
+                return mutations(mut, target, work);
+            }
             return idl((UpstreamCase.Idl) c, target, work);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -173,6 +176,63 @@ final class CaseRunner {
                 out.append(String.format("condition %2d:", i));
                 for (int j = 0; j < uuids.size(); j++) {
                     out.append(j % 5 == 0 ? " " : "").append(matching.contains(uuids.get(j)) ? 'T' : '-');
+                }
+                out.append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    /** What test-ovsdb execute-mutations prints, from transactions that mutate a row and abort. */
+    private String mutations(UpstreamCase.Mutations c, Target target, Path work) throws IOException {
+        String schema = "{\"name\": \"mutations\", \"tables\": {\"mytable\": " + c.tableSchema() + "}}";
+        StringBuilder out = new StringBuilder();
+        try (Server server = target.start(schemaFile(work, schema));
+                RawClient client = new RawClient(Integer.parseInt(server.remote().substring(server.remote().lastIndexOf(':') + 1)), true)) {
+            for (int i = 0; i < c.mutationSets().size(); i++) {
+                out.append(String.format("mutation %2d:%n", i));
+                for (int j = 0; j < c.rows().size(); j++) {
+                    ArrayNode txn = JSON.createArrayNode().add("mutations");
+                    ObjectNode insert = txn.addObject().put("op", "insert").put("table", "mytable").put("uuid-name", "r");
+                    insert.set("row", JSON.readTree(c.rows().get(j)));
+                    ArrayNode byRow = JSON.createArrayNode().add(JSON.createArrayNode().add("_uuid").add("==")
+                            .add(JSON.createArrayNode().add("named-uuid").add("r")));
+                    txn.addObject().put("op", "select").put("table", "mytable").set("where", byRow);
+                    ObjectNode mutate = txn.addObject().put("op", "mutate").put("table", "mytable");
+                    mutate.set("where", byRow);
+                    mutate.set("mutations", JSON.readTree(c.mutationSets().get(i)));
+                    txn.addObject().put("op", "select").put("table", "mytable").set("where", byRow);
+                    txn.addObject().put("op", "abort");
+                    JsonNode result = client.call("transact", txn).reply().path("result");
+                    out.append("row ").append(j).append(": ");
+                    JsonNode mutated = result.path(2);
+                    if (mutated.has("error")) {
+                        out.append(mutated.get("error").asText());
+                        if (mutated.hasNonNull("details")) {
+                            out.append(": ").append(mutated.get("details").asText());
+                        }
+                    } else if (!result.path(1).has("rows") || !result.path(3).has("rows")) {
+                        out.append("transaction failed: ").append(result);
+                    } else {
+                        JsonNode before = result.get(1).get("rows").get(0);
+                        JsonNode after = result.get(3).get("rows").get(0);
+                        java.util.TreeMap<String, JsonNode> changed = new java.util.TreeMap<>();
+                        after.fields().forEachRemaining(e -> {
+                            if (!e.getKey().equals("_version") && !OutputFilters.ovsJson(e.getValue())
+                                    .equals(OutputFilters.ovsJson(before.get(e.getKey())))) {
+                                changed.put(e.getKey(), e.getValue());
+                            }
+                        });
+                        if (changed.isEmpty()) {
+                            out.append("no change");
+                        } else {
+                            StringBuilder json = new StringBuilder("{");
+                            changed.forEach((k, v) -> json.append(json.length() > 1 ? "," : "")
+                                    .append(JSON.getNodeFactory().textNode(k)).append(':').append(OutputFilters.ovsJson(v)));
+                            out.append(json).append('}');
+                        }
+                    }
+                    out.append('\n');
                 }
                 out.append('\n');
             }

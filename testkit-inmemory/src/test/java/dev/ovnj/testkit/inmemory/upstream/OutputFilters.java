@@ -1,5 +1,10 @@
 package dev.ovnj.testkit.inmemory.upstream;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -55,6 +60,60 @@ final class OutputFilters {
             out.append(sorted);
         }
         return out.toString();
+    }
+
+    /**
+     * JSON as OVS's writer prints it: compact, object members sorted, reals with {@code %.15g}
+     * (so a real 3.0 is {@code 3}, whichever way the server wrote it).
+     */
+    static String ovsJson(JsonNode json) {
+        if (json.isObject()) {
+            StringBuilder sb = new StringBuilder("{");
+            new java.util.TreeMap<String, JsonNode>() { {
+                    json.fields().forEachRemaining(e -> put(e.getKey(), e.getValue()));
+                } }.forEach((k, v) -> sb.append(sb.length() > 1 ? "," : "").append(JsonNodeFactory.instance.textNode(k))
+                        .append(':').append(ovsJson(v)));
+            return sb.append('}').toString();
+        }
+        if (json.isArray()) {
+            StringBuilder sb = new StringBuilder("[");
+            json.forEach(e -> sb.append(sb.length() > 1 ? "," : "").append(ovsJson(e)));
+            return sb.append(']').toString();
+        }
+        if (json.isBigDecimal()) {
+            return real(json.decimalValue());
+        }
+        if (json.isFloatingPointNumber()) {
+            return real(json.doubleValue());
+        }
+        return json.toString();
+    }
+
+    /** C's {@code %.15g}. */
+    private static String real(double v) {
+        if (Double.isNaN(v) || Double.isInfinite(v)) {
+            return Double.isNaN(v) ? "nan" : v > 0 ? "inf" : "-inf";
+        }
+        if (v == 0) {
+            return 1 / v < 0 ? "-0" : "0";
+        }
+        return real(new BigDecimal(v));
+    }
+
+    private static String real(BigDecimal v) {
+        if (v.signum() == 0) {
+            return "0";
+        }
+        BigDecimal rounded = v.round(new MathContext(15, RoundingMode.HALF_EVEN));
+        int exponent = rounded.precision() - rounded.scale() - 1;
+        String sign = v.signum() < 0 ? "-" : "";
+        if (exponent < -4 || exponent >= 15) {
+            String digits = rounded.unscaledValue().abs().toString().replaceAll("0+$", "");
+            String mantissa = digits.length() > 1 ? digits.charAt(0) + "." + digits.substring(1) : digits;
+            int e = Math.abs(exponent);
+            return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + (e < 10 ? "0" : "") + e;
+        }
+        return sign + rounded.abs().stripTrailingZeros().toPlainString();
     }
 
     static String monitorSort(String text) {

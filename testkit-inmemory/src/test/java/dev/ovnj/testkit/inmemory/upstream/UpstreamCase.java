@@ -40,6 +40,16 @@ sealed interface UpstreamCase {
     }
 
     /**
+     * {@code OVSDB_CHECK_POSITIVE} with {@code test-ovsdb execute-mutations}: each set of
+     * mutations applied to each of {@code rows}, printing the changed columns or the error. Over
+     * a socket: one transaction per set and row that inserts the row, selects it, mutates it,
+     * selects it again and aborts.
+     */
+    record Mutations(String where, String tableSchema, List<String> mutationSets, List<String> rows, String expected)
+            implements UpstreamCase {
+    }
+
+    /**
      * The OVS Python IDL ({@code test-ovsdb.py idl}) runs the shell words {@code commands}
      * against the server after {@code before} (shell words for {@code ovsdb-client transact});
      * its sorted output goes through {@code uuidfilt} (when {@code filterUuids}) and {@code filter}.

@@ -114,8 +114,9 @@ final class UpstreamSuites {
     }
 
     /**
-     * {@code test-ovsdb evaluate-conditions[-any] TABLE CONDITIONS ROWS} runs over a socket; the
-     * other subcommands (parsing, comparing, mutating inside the binary) do not.
+     * {@code test-ovsdb evaluate-conditions[-any]} and {@code execute-mutations} (TABLE, then
+     * conditions or mutation sets, then rows) run over a socket; the other subcommands (parsing
+     * and comparing inside the binary) do not.
      */
     private void positive(String where, AtFile.Call c) {
         List<String> words = shellWords(AtFile.unquote(c.arg(2)));
@@ -123,6 +124,9 @@ final class UpstreamSuites {
         if (command.equals("evaluate-conditions") || command.equals("evaluate-conditions-any")) {
             runnable.add(new UpstreamCase.Conditions(where, words.get(1), elements(words.get(2)), elements(words.get(3)),
                     command.endsWith("-any"), AtFile.unquote(c.arg(3)) + "\n"));
+        } else if (command.equals("execute-mutations")) {
+            runnable.add(new UpstreamCase.Mutations(where, words.get(1), elements(words.get(2)), elements(words.get(3)),
+                    AtFile.unquote(c.arg(3)) + "\n"));
         } else {
             notRun.add(new NotRun(where, c.macro() + " " + command, TEST_OVSDB + " (" + command
                     + " runs inside the binary, no server)"));
