@@ -26,6 +26,11 @@ final class CaseRunner {
         String name();
 
         Server start(Path schema);
+
+        /** A server whose database is read-only, for OVSDB_CHECK_EXECUTION_RO. */
+        default Server startReadOnly(Path schema) {
+            throw new UnsupportedOperationException(name() + " has no read-only mode");
+        }
     }
 
     /** A started server. */
@@ -71,7 +76,8 @@ final class CaseRunner {
 
     private String execution(UpstreamCase.Execution c, Target target, Path work) throws IOException {
         StringBuilder out = new StringBuilder();
-        try (Server server = target.start(schemaFile(work, c.schema()))) {
+        Path schema = schemaFile(work, c.schema());
+        try (Server server = c.readOnly() ? target.startReadOnly(schema) : target.start(schema)) {
             for (String txn : c.transactions()) {
                 Tools.Result r = Tools.run(work, Map.of(), COMMAND_SECONDS, List.of("ovsdb-client", "transact", server.remote(), txn));
                 out.append(r.stdout());

@@ -13,8 +13,12 @@ sealed interface UpstreamCase {
     /** What upstream's test expects on standard output, after its filters. */
     String expected();
 
-    /** {@code OVSDB_CHECK_EXECUTION}: each transaction through {@code ovsdb-client transact}. */
-    record Execution(String where, String schema, List<String> transactions, String expected) implements UpstreamCase {
+    /**
+     * {@code OVSDB_CHECK_EXECUTION} (and {@code _RO}, on a read-only database): each transaction
+     * through {@code ovsdb-client transact}.
+     */
+    record Execution(String where, String schema, List<String> transactions, String expected, boolean readOnly)
+            implements UpstreamCase {
     }
 
     /**

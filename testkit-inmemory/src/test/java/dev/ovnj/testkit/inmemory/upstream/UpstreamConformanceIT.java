@@ -40,6 +40,13 @@ class UpstreamConformanceIT {
             OvsdbServer s = OvsdbServer.builder().schema(schema).start();
             return server(s.remote(), s::close);
         }
+
+        /** A backup server (--sync-from an active server that is not there) is read-only. */
+        @Override
+        public CaseRunner.Server startReadOnly(Path schema) {
+            OvsdbServer s = OvsdbServer.builder().schema(schema).extraArgs("--sync-from=tcp:127.0.0.1:1").start();
+            return server(s.remote(), s::close);
+        }
     };
 
     private static final CaseRunner.Target CLUSTER = new CaseRunner.Target() {
@@ -79,6 +86,13 @@ class UpstreamConformanceIT {
                 InMemoryOvsdbServer s = InMemoryOvsdbServer.builder().schema(schema).history(history).start();
                 return server(s.remote(), s::close);
             }
+
+            @Override
+            public CaseRunner.Server startReadOnly(Path schema) {
+                InMemoryOvsdbServer s = InMemoryOvsdbServer.builder().schema(schema).history(history).start();
+                s.readOnly(true);
+                return server(s.remote(), s::close);
+            }
         };
     }
 
@@ -108,7 +122,9 @@ class UpstreamConformanceIT {
         return UpstreamSuites.load().runnable().stream().filter(c -> c.where().contains(ONLY)).map(c -> DynamicTest.dynamicTest(c.where(), () -> {
             String standalone = runner.run(c, PROCESS);
             assertThat(standalone).as("ovsdb-server against the .at file: " + c.where()).isEqualTo(c.expected());
-            CaseRunner.Target withHistory = inMemory(true);
+            // ovnj serve has no read-only switch: a read-only case runs on the in-process server.
+            boolean readOnly = c instanceof UpstreamCase.Execution e && e.readOnly();
+            CaseRunner.Target withHistory = readOnly ? inProcess(true) : inMemory(true);
             if (!(c instanceof UpstreamCase.Idl idl)) {
                 same(c, withHistory, runner.run(c, withHistory), PROCESS, standalone);
                 return;
