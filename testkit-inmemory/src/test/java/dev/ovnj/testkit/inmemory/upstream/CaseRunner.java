@@ -246,7 +246,28 @@ final class CaseRunner {
         return out.toString();
     }
 
+    /**
+     * The OVS Python IDL 3.1 loses a UTF-8 character split across two socket reads when a message
+     * ends in the first read (jsonrpc.recv() starts a new decoder on every call); it then logs
+     * this, drops the connection and reports "try again". That depends on how the server's
+     * messages fall into reads, with ovsdb-server too (seen in 1 of 25 runs of "writing large data
+     * via IDL with unicode"), so such a run is repeated on a fresh server, up to three times.
+     */
+    private static final String IDL_SPLIT_CHARACTER_BUG = "receive error: Invalid or incomplete multibyte or wide character";
+
     private String idl(UpstreamCase.Idl c, Target target, Path work) throws IOException {
+        String out = "";
+        for (int attempt = 0; attempt < 3; attempt++) {
+            out = idlOnce(c, target, work);
+            Path stderr = work.resolve("stderr");
+            if (!Files.exists(stderr) || !Files.readString(stderr).contains(IDL_SPLIT_CHARACTER_BUG)) {
+                break;
+            }
+        }
+        return out;
+    }
+
+    private String idlOnce(UpstreamCase.Idl c, Target target, Path work) throws IOException {
         Path res = UpstreamSuites.folder();
         try (Server server = target.start(res.resolve("idltest.ovsschema"))) {
             StringBuilder script = new StringBuilder("set -e\n");
