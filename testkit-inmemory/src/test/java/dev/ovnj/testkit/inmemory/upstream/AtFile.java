@@ -40,24 +40,18 @@ final class AtFile {
     private static final Pattern SCHEMA = Pattern.compile(
             "(?m)^(\\w+) \\(\\) \\{\\s*\\n\\s*cat <<\\s*'EOF'\\n(.*?)\\nEOF\\s*\\n\\}", Pattern.DOTALL);
 
-    private final String name;
     private final String text;
 
-    private AtFile(String name, String text) {
-        this.name = name;
+    private AtFile(String text) {
         this.text = text;
     }
 
     static AtFile read(Path file) {
         try {
-            return new AtFile(file.getFileName().toString(), Files.readString(file, StandardCharsets.UTF_8));
+            return new AtFile(Files.readString(file, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    String name() {
-        return name;
     }
 
     /**
@@ -68,7 +62,7 @@ final class AtFile {
         Map<String, String> constants = new LinkedHashMap<>();
         Matcher d = DEFINE.matcher(text);
         while (d.find()) {
-            String body = collectArgs(text, d.end(), new int[1]).get(0);
+            String body = collectArgs(text, d.end()).get(0);
             if (!body.contains("$")) {
                 constants.put(d.group(1), body);
             }
@@ -76,8 +70,7 @@ final class AtFile {
         List<Call> calls = new ArrayList<>();
         Matcher m = CALL.matcher(text);
         while (m.find()) {
-            int[] end = new int[1];
-            List<String> args = collectArgs(text, m.end(), end);
+            List<String> args = collectArgs(text, m.end());
             int line = 1 + (int) text.substring(0, m.start()).chars().filter(c -> c == '\n').count();
             calls.add(new Call(m.group(1), args, line, constants));
         }
@@ -99,14 +92,13 @@ final class AtFile {
      * leading white space dropped, one level of {@code [...]} quotes removed, {@code dnl} to the
      * end of the line dropped outside quotes, split at top-level commas.
      */
-    static List<String> collectArgs(String s, int from, int[] end) {
+    static List<String> collectArgs(String s, int from) {
         List<String> args = new ArrayList<>();
         StringBuilder cur = new StringBuilder();
         int quote = 0;
         int paren = 0;
         boolean leading = true;
-        int i = from;
-        for (; i < s.length(); i++) {
+        for (int i = from; i < s.length(); i++) {
             char c = s.charAt(i);
             if (quote == 0) {
                 if (leading && Character.isWhitespace(c)) {
@@ -125,7 +117,6 @@ final class AtFile {
                     leading = true;
                 } else if (c == ')' && paren == 0) {
                     args.add(cur.toString());
-                    end[0] = i + 1;
                     return args;
                 } else {
                     if (c == '(') {
@@ -148,7 +139,6 @@ final class AtFile {
             }
         }
         args.add(cur.toString());
-        end[0] = i;
         return args;
     }
 
@@ -157,7 +147,7 @@ final class AtFile {
         if (arg.isBlank()) {
             return List.of();
         }
-        List<String> items = collectArgs(arg + ")", 0, new int[1]);
+        List<String> items = collectArgs(arg + ")", 0);
         List<String> out = new ArrayList<>();
         for (String item : items) {
             out.add(unquote(item));
