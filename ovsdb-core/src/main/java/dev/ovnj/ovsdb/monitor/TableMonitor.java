@@ -9,12 +9,18 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What to monitor in one table: which columns (all when empty), which rows (a {@code where}
- * conjunction for {@code monitor_cond}; every row when empty), and which kinds of change.
+ * What to monitor in one table: which columns (all when empty), which rows (for
+ * {@code monitor_cond} and later: the rows meeting <em>any</em> of the {@code where} conditions;
+ * every row when empty), and which kinds of change.
+ *
+ * <p>A monitor's conditions are ORed, unlike a transaction's {@code where}, which is ANDed:
+ * ovsdb-server(7) sends the rows "matching one of the conditions". {@code where(eq("name", "a"),
+ * eq("name", "b"))} receives both rows; a row that must meet two conditions at once cannot be
+ * asked for with a monitor condition, only filtered by the receiver.
  *
  * @param table table name
  * @param columns columns to receive; empty means every column
- * @param where conditions a row must meet (ANDed); empty means every row
+ * @param where conditions of which a row must meet at least one (ORed); empty means every row
  * @param select which changes to receive
  */
 public record TableMonitor(String table, List<String> columns, List<Condition> where, Select select) {
@@ -38,7 +44,7 @@ public record TableMonitor(String table, List<String> columns, List<Condition> w
      * @param columns columns to receive; empty means every column
      * @param select which changes to receive
      * @param table table name
-     * @param where conditions a row must meet (ANDed); empty means every row
+     * @param where conditions of which a row must meet at least one (ORed); empty means every row
      */
     public TableMonitor {
         Objects.requireNonNull(table, "table");
@@ -68,9 +74,9 @@ public record TableMonitor(String table, List<String> columns, List<Condition> w
     }
 
     /**
-     * Returns a copy receiving only rows that meet every condition.
+     * Returns a copy receiving only rows that meet at least one of the conditions.
      *
-     * @param conditions the conditions, ANDed
+     * @param conditions the conditions, ORed (ovsdb-server(7): rows "matching one of the conditions")
      * @return the new monitor
      */
     public TableMonitor where(Condition... conditions) {

@@ -106,6 +106,27 @@ class MonitorIT {
     }
 
     @Test
+    void aMonitorsConditionsAreOredLikeOvsdbServerDoes() {
+        try (OvsdbServer server = OvsdbServer.start()) {
+            Nbctl nbctl = Nbctl.of(server);
+            for (String name : List.of("a", "b", "c")) {
+                nbctl.run("ls-add", name);
+            }
+            // Two clauses on one column: ANDed they could match nothing; ovsdb-server sends both rows.
+            TableMonitor aOrB = TableMonitor.all("Logical_Switch").where(Condition.eq("name", "a"), Condition.eq("name", "b"));
+            try (OvsdbClient client = OvsdbClient.builder().remotes(server.remote()).monitor(MonitorRequest.of(aOrB)).build()) {
+                client.startAndWait(WAIT);
+                assertThat(client.cache().table("Logical_Switch").rows()).extracting(r -> r.get("name"))
+                        .containsExactlyInAnyOrder("a", "b");
+                client.changeConditions(TableMonitor.all("Logical_Switch")
+                        .where(Condition.eq("name", "b"), Condition.eq("name", "c"))).join();
+                Await.until(WAIT, "a leaves, c enters", () -> client.cache().table("Logical_Switch").rows().stream()
+                        .map((Row r) -> (String) r.get("name")).sorted().toList().equals(List.of("b", "c")));
+            }
+        }
+    }
+
+    @Test
     void rowsWithoutVersionsStillFollowEveryChange() {
         try (OvsdbServer server = OvsdbServer.start()) {
             Nbctl nbctl = Nbctl.of(server);

@@ -13,8 +13,10 @@ import java.util.UUID;
 import java.util.function.Function;
 
 /**
- * A parsed RFC 7047 "where" (or monitor_cond "where"): a conjunction of clauses, each a column,
- * a function and a value, or a literal {@code true}/{@code false}.
+ * A parsed "where": clauses, each a column, a function and a value, or a literal
+ * {@code true}/{@code false}. A transaction's where is a conjunction ({@link #matches}); a
+ * monitor_cond where is a disjunction ({@link #matchesAny}): ovsdb-server(7) sends the rows
+ * "matching one of the conditions".
  */
 final class Condition {
     /** One clause; {@code column < 0} with a fixed {@code constant} is a boolean literal. */
@@ -49,10 +51,14 @@ final class Condition {
             String f = c.get(1).textValue();
             switch (f) {
                 case "<", "<=", ">", ">=" -> {
+                    // Like ovsdb-server, also on an optional scalar (a set of at most one), which
+                    // compares false when empty; the argument is then a single value.
                     AtomicType k = type.key().type();
-                    if (!type.isScalar() || (k != AtomicType.INTEGER && k != AtomicType.REAL)) {
+                    boolean optionalScalar = !type.isMap() && type.min() == 0 && type.max() == 1;
+                    if (!(type.isScalar() || optionalScalar) || (k != AtomicType.INTEGER && k != AtomicType.REAL)) {
                         throw typeMismatch(c, f, name, type);
                     }
+                    type = type.withBounds(1, 1);
                 }
                 case "==", "!=" -> {
                 }
@@ -120,6 +126,40 @@ final class Condition {
         return true;
     }
 
+    /**
+     * Whether the row matches a monitor condition the way ovsdb-server 3.1 decides it
+     * (ovsdb_condition_match_any_clause): an empty condition matches every row; otherwise any
+     * clause that holds matches. ovsdb-server sorts the clauses (false, true, then by function)
+     * and only looks at the first two for a {@code true} literal; when every clause is a literal
+     * or {@code ==} it then compares only the {@code ==} clauses. So {@code [false, false, true,
+     * ["name","==","x"]]} matches only the row named x, and the in-memory server does the same.
+     */
+    boolean matchesAny(Datum[] row) {
+        if (clauses.isEmpty()) {
+            return true;
+        }
+        int falses = 0;
+        int trues = 0;
+        boolean equalityOnly = true;
+        for (Clause c : clauses) {
+            if (c.column < 0) {
+                falses += c.constant ? 0 : 1;
+                trues += c.constant ? 1 : 0;
+            } else if (!"==".equals(c.function)) {
+                equalityOnly = false;
+            }
+        }
+        if (trues > 0 && falses <= 1) {
+            return true;
+        }
+        for (Clause c : clauses) {
+            if (c.column < 0 ? c.constant && !equalityOnly : eval(c, row)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean eval(Clause c, Datum[] row) {
         if (c.column < 0) {
             return c.constant;
@@ -131,6 +171,9 @@ final class Condition {
             case "includes" -> includes(v, c.arg);
             case "excludes" -> excludes(v, c.arg);
             default -> {
+                if (v.size() == 0) {
+                    yield false;
+                }
                 int cmp = Datum.compareAtoms(v.single(), c.arg.single());
                 yield switch (c.function) {
                     case "<" -> cmp < 0;

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.ovnj.ovsdb.schema.AtomicType;
 import dev.ovnj.ovsdb.schema.BaseType;
 import dev.ovnj.ovsdb.schema.ColumnType;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -113,6 +116,9 @@ final class Datum {
                 throw OvsdbError.syntax(json, cls + " must have " + type.min() + " to " + maxText(type.max())
                         + " members but " + n + " are present");
             }
+            // ovsdb-server parses (and checks) every element before it sorts them and looks for
+            // duplicates, so a bad element further on is reported ahead of a duplicate.
+            boolean duplicate = false;
             for (JsonNode element : inner) {
                 if (isMap) {
                     if (!element.isArray() || element.size() != 2) {
@@ -120,17 +126,16 @@ final class Datum {
                     }
                     Object k = atomFromJson(type.key(), element.get(0), names);
                     Object v = atomFromJson(type.value().orElseThrow(), element.get(1), names);
-                    if (m.containsKey(k)) {
-                        throw new OvsdbError("ovsdb error", "map contains duplicate key");
-                    }
+                    duplicate |= m.containsKey(k);
                     m.put(k, v);
                 } else {
                     Object k = atomFromJson(type.key(), element, names);
-                    if (m.containsKey(k)) {
-                        throw new OvsdbError("ovsdb error", "set contains duplicate");
-                    }
+                    duplicate |= m.containsKey(k);
                     m.put(k, null);
                 }
+            }
+            if (duplicate) {
+                throw new OvsdbError("ovsdb error", isMap ? "map contains duplicate key" : "set contains duplicate");
             }
         } else {
             if (type.min() > 1 || type.max() < 1) {
@@ -229,9 +234,16 @@ final class Datum {
                         + base.maxLength());
             }
         } else if (atom instanceof Double d) {
-            if (d < base.minReal() || d > base.maxReal()) {
-                throw OvsdbError.constraint(d + " is not in the valid range " + base.minReal() + " to " + base.maxReal()
-                        + " (inclusive)");
+            double min = base.minReal();
+            double max = base.maxReal();
+            if (d < min || d > max) {
+                if (min != -Double.MAX_VALUE && max != Double.MAX_VALUE) {
+                    throw OvsdbError.constraint(real(d) + " is not in the valid range " + real(min) + " to " + real(max)
+                            + " (inclusive)");
+                } else if (min != -Double.MAX_VALUE) {
+                    throw OvsdbError.constraint(real(d) + " is less than minimum allowed value " + real(min));
+                }
+                throw OvsdbError.constraint(real(d) + " is greater than maximum allowed value " + real(max));
             }
         }
     }
@@ -244,7 +256,30 @@ final class Datum {
                     && !s.equals("true") && !s.equals("false");
             return plain ? s : Json.NODES.textNode(s).toString();
         }
-        return String.valueOf(atom);
+        return atom instanceof Double d ? real(d) : String.valueOf(atom);
+    }
+
+    /** A real as ovsdb-server writes it in error texts: C's {@code %.15g} (DBL_DIG digits). */
+    static String real(double v) {
+        if (Double.isNaN(v)) {
+            return "nan";
+        }
+        if (Double.isInfinite(v)) {
+            return v > 0 ? "inf" : "-inf";
+        }
+        if (v == 0) {
+            return 1 / v < 0 ? "-0" : "0";
+        }
+        BigDecimal rounded = new BigDecimal(v).round(new MathContext(15, RoundingMode.HALF_EVEN));
+        int exponent = rounded.precision() - rounded.scale() - 1;
+        String sign = v < 0 ? "-" : "";
+        if (exponent < -4 || exponent >= 15) {
+            String digits = rounded.unscaledValue().abs().toString().replaceAll("0+$", "");
+            String mantissa = digits.length() > 1 ? digits.charAt(0) + "." + digits.substring(1) : digits;
+            int e = Math.abs(exponent);
+            return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + (e < 10 ? "0" : "") + e;
+        }
+        return sign + rounded.abs().stripTrailingZeros().toPlainString();
     }
 
     /** ovsdb_datum_to_json: a map is tagged, a set of exactly one is the bare atom. */

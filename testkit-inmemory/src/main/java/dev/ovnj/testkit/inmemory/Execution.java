@@ -225,8 +225,8 @@ final class Execution {
         if (uuidJson != null) {
             uuid = Datum.parseUuid(uuidJson.textValue()).orElseThrow(() -> OvsdbError.syntax(uuidJson, "bad uuid"));
             if (read(t.name()).containsKey(uuid) || deletedHere.getOrDefault(t.name(), Set.of()).contains(uuid)) {
-                throw new OvsdbError("duplicate uuid", "This UUID would duplicate a UUID already present within the \""
-                        + t.name() + "\" table or deleted from this table within the same transaction.", uuidJson);
+                throw new OvsdbError("duplicate uuid", "This UUID would duplicate a UUID already present within the table or "
+                        + "deleted within the same transaction.", uuidJson);
             }
         }
         if (uuidName != null) {
@@ -251,8 +251,38 @@ final class Execution {
                 row[i] = v;
             }
         });
+        checkDefaults(t, row);
         put(t.name(), uuid, row);
         result.set("uuid", Datum.atom(uuid).toJson());
+    }
+
+    /**
+     * Like ovsdb-server, checks the constraints of every single-valued column of a new row, since a
+     * column the insert left out holds its default (0, "", the first enum value is not chosen),
+     * which may be outside the column's range, length or enum. It walks the columns in
+     * ovsdb-server's order, so that of several violations the same one is reported.
+     */
+    private static void checkDefaults(TableSchema t, Datum[] row) throws OvsdbError {
+        List<String> names = new ArrayList<>();
+        t.columns().forEach(c -> names.add(c.name()));
+        // _uuid and _version go into the table's columns first, then the schema's columns in
+        // the walk order of the parsed JSON object.
+        List<String> inserted = new ArrayList<>(names.subList(0, 2));
+        inserted.addAll(OvsMemberOrder.names(names.subList(2, names.size())));
+        for (String name : OvsMemberOrder.names(inserted)) {
+            int i = t.columnIndex(name);
+            Datum d = row[i];
+            if (d.size() != 1) {
+                continue;
+            }
+            ColumnType type = t.columns().get(i).type();
+            for (Map.Entry<Object, Object> e : d.entries().entrySet()) {
+                Datum.checkConstraints(type.key(), e.getKey());
+                if (type.value().isPresent()) {
+                    Datum.checkConstraints(type.value().get(), e.getValue());
+                }
+            }
+        }
     }
 
     private List<Integer> columns(TableSchema t, JsonNode json, boolean all) throws OvsdbError {
@@ -824,10 +854,13 @@ final class Execution {
                     ColumnSchema col = t.columns().get(i);
                     ColumnType type = col.type();
                     int dropped = 0;
+                    boolean zero = false;
                     for (Map.Entry<Object, Object> en : r[i].entries().entrySet()) {
-                        if (weakDead(type.key(), en.getKey())
-                                || (type.value().isPresent() && weakDead(type.value().get(), en.getValue()))) {
+                        boolean deadKey = weakDead(type.key(), en.getKey());
+                        boolean deadValue = type.value().isPresent() && weakDead(type.value().get(), en.getValue());
+                        if (deadKey || deadValue) {
                             dropped++;
+                            zero |= (deadKey && Database.ZERO.equals(en.getKey())) || (deadValue && Database.ZERO.equals(en.getValue()));
                         }
                     }
                     TreeMap<Object, Object> keep = new TreeMap<>(Datum.ATOM_ORDER);
@@ -842,6 +875,14 @@ final class Execution {
                     if (dropped > 0) {
                         if (keep.size() < type.min()) {
                             boolean insertedHere = !db.rows(t.name()).containsKey(e.getKey());
+                            if (zero && insertedHere) {
+                                // The all-zeros UUID is a weak reference column's default: ovsdb-server
+                                // says so rather than blaming a deleted row.
+                                throw OvsdbError.constraint("Weak reference column \"" + col.name() + "\" in \"" + t.name()
+                                        + "\" row " + e.getKey() + " (inserted within this transaction) contained all-zeros"
+                                        + " UUID (probably as the default value for this column) but deleting this value"
+                                        + " caused a constraint volation because this column is not allowed to be empty.");
+                            }
                             throw OvsdbError.constraint("Deletion of " + dropped + " weak reference(s) to deleted (or "
                                     + "never-existing) rows from column \"" + col.name() + "\" in \"" + t.name() + "\" row "
                                     + e.getKey() + " " + (insertedHere ? "(inserted within this transaction) " : "")

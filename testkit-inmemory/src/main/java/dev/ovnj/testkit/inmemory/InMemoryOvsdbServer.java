@@ -37,8 +37,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An OVSDB server in this JVM that clients cannot tell from a standalone {@code ovsdb-server}:
- * RFC 7047 {@code transact} with every operation and ovsdb-server's error texts, the commit
+ * An OVSDB server in this JVM that behaves as a standalone {@code ovsdb-server} 3.1 on every
+ * socket-runnable case of Open vSwitch's own OVSDB test suites and on the project's differential
+ * tests (docs/testing.md says exactly which): RFC 7047 {@code transact} with every operation and ovsdb-server's error texts, the commit
  * checks (referential integrity, garbage collection, maxRows, weak references, indexes),
  * {@code wait} with timeouts, {@code monitor}/{@code monitor_cond}/{@code monitor_cond_since}
  * (with a transaction history so a reconnecting client resumes), {@code monitor_cond_change},

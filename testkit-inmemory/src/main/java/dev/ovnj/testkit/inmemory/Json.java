@@ -27,13 +27,24 @@ final class Json {
         return NODES.arrayNode();
     }
 
-    /** The JSON text with object members sorted, as ovsdb-server writes the "syntax" of an error. */
+    /**
+     * The JSON text with object members sorted, as ovsdb-server writes the "syntax" of an error;
+     * its reals as OVS's JSON writer prints them ({@code %.15g}: {@code -1.0} is {@code -1}).
+     */
     static String sortedString(JsonNode json) {
         try {
             return SORTED.writeValueAsString(sortKeys(json));
         } catch (JsonProcessingException e) {
             return json.toString();
         }
+    }
+
+    /** Reals as OVS's JSON writer prints them, in a tree Jackson then writes verbatim. */
+    private static JsonNode ovsReal(JsonNode json) {
+        if (json.isFloatingPointNumber()) {
+            return NODES.rawValueNode(new com.fasterxml.jackson.databind.util.RawValue(Datum.real(json.doubleValue())));
+        }
+        return json;
     }
 
     private static JsonNode sortKeys(JsonNode json) {
@@ -52,6 +63,6 @@ final class Json {
             json.forEach(e -> a.add(sortKeys(e)));
             return a;
         }
-        return json;
+        return ovsReal(json);
     }
 }

@@ -89,8 +89,8 @@ final class Monitor {
             Condition before = oldConditions.getOrDefault(name, tm.condition);
             ObjectNode rows = Json.object();
             db.rows(name).forEach((u, r) -> {
-                boolean was = before.matches(r);
-                boolean is = tm.condition.matches(r);
+                boolean was = before.matchesAny(r);
+                boolean is = tm.condition.matchesAny(r);
                 if (was != is) {
                     JsonNode ru = is ? rowUpdate(tm, null, r, false, tm.condition, tm.condition)
                             : rowUpdate(tm, r, null, false, before, before);
@@ -130,8 +130,8 @@ final class Monitor {
             Condition newCond) {
         int type = initial ? INITIAL : old == null ? INSERT : neu == null ? DELETE : MODIFY;
         if (version > 1) {
-            boolean oc = old != null && oldCond.matches(old);
-            boolean nc = neu != null && newCond.matches(neu);
+            boolean oc = old != null && oldCond.matchesAny(old);
+            boolean nc = neu != null && newCond.matchesAny(neu);
             if (!oc && !nc) {
                 return null;
             }

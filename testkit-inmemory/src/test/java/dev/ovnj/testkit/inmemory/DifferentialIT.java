@@ -34,6 +34,8 @@ class DifferentialIT {
         int operations = 0;
         int notifications = 0;
         int monitorCalls = 0;
+        int constraintErrors = 0;
+        int multiClauseConditions = 0;
         List<String> differences = new ArrayList<>();
         for (int seq = 0; seq < SEQUENCES; seq++) {
             long seed = 7047L * 1000 + seq;
@@ -54,13 +56,13 @@ class DifferentialIT {
                 steps.addAll(monitors());
                 for (int i = 0; i < STEPS; i++) {
                     int r = gen.random().nextInt(40);
-                    if (r == 0) {
+                    if (r < 3) {
                         steps.add(conditionChange(gen));
                     } else if (r == 1) {
                         steps.add(new Step("monitor_cancel", N.arrayNode().add("m1")));
                     } else if (r == 2) {
                         steps.add(new Step("monitor_cond_since", N.arrayNode().add("OVN_Northbound").add("late" + i)
-                                .add(lbRequest()).add("00000000-0000-0000-0000-000000000000")));
+                                .add(lbRequest(gen.lbMonitorWhere())).add("00000000-0000-0000-0000-000000000000")));
                     } else {
                         steps.add(new Step("transact", gen.transaction()));
                     }
@@ -72,8 +74,10 @@ class DifferentialIT {
                     if ("transact".equals(s.method)) {
                         transactions++;
                         operations += s.params.size() - 1;
+                        constraintErrors += a.reply().toString().contains("constraint violation") ? 1 : 0;
                     } else {
                         monitorCalls++;
+                        multiClauseConditions += s.params.findValues("where").stream().anyMatch(w -> w.size() > 1) ? 1 : 0;
                     }
                     notifications += a.notifications().size();
                     compare(a, b, gen, s.method + " " + s.params, seed, i, differences);
@@ -84,11 +88,14 @@ class DifferentialIT {
                 }
             }
         }
-        System.out.printf("differential: %d sequences, %d transactions, %d operations, %d monitor calls, "
-                + "%d notifications compared, %d differences%n", SEQUENCES, transactions, operations, monitorCalls,
-                notifications, differences.size());
+        System.out.printf("differential: %d sequences, %d transactions (%d with a constraint violation), %d operations, "
+                + "%d monitor calls (%d with a condition of several clauses), %d notifications compared, %d differences%n",
+                SEQUENCES, transactions, constraintErrors, operations, monitorCalls, multiClauseConditions, notifications,
+                differences.size());
         assertThat(differences).as(String.join("\n", differences.subList(0, Math.min(5, differences.size())))).isEmpty();
         assertThat(notifications).isGreaterThan(SEQUENCES * 5);
+        assertThat(constraintErrors).isGreaterThan(SEQUENCES);
+        assertThat(multiClauseConditions).isGreaterThan(SEQUENCES);
     }
 
     private static final Pattern INDEX_ROWS = Pattern.compile("First row, (with UUID [^.]*(?:\\.[^ ][^.]*)*\\.)  Second row, (with UUID [^.]*(?:\\.[^ ][^.]*)*\\.)");
@@ -156,36 +163,39 @@ class DifferentialIT {
         ObjectNode v2 = N.objectNode();
         ObjectNode lsp = N.objectNode();
         lsp.set("columns", N.arrayNode().add("name").add("addresses").add("tag"));
-        lsp.set("where", N.arrayNode().add(N.arrayNode().add("name").add("!=").add("dup")));
+        // Two clauses: ovsdb-server ORs a monitor's clauses, so this is every port (a name is
+        // either not "dup" or not "p1").
+        lsp.set("where", N.arrayNode().add(N.arrayNode().add("name").add("!=").add("dup"))
+                .add(N.arrayNode().add("name").add("!=").add("p1")));
         v2.set("Logical_Switch_Port", lsp);
         v2.set("NB_Global", N.objectNode());
         v2.set("Address_Set", N.arrayNode().add(N.objectNode().set("columns", N.arrayNode().add("name")))
                 .add(N.objectNode().set("columns", N.arrayNode().add("addresses"))));
         steps.add(new Step("monitor_cond", N.arrayNode().add("OVN_Northbound").add("m2").add(v2)));
         steps.add(new Step("monitor_cond_since", N.arrayNode().add("OVN_Northbound").add(N.arrayNode().add("m3"))
-                .add(lbRequest()).add("00000000-0000-0000-0000-000000000000")));
+                .add(lbRequest(N.arrayNode().add(N.arrayNode().add("protocol").add("==").add("tcp"))
+                        .add(N.arrayNode().add("protocol").add("==").add("udp"))))
+                .add("00000000-0000-0000-0000-000000000000")));
         return steps;
     }
 
-    private static ObjectNode lbRequest() {
+    private static ObjectNode lbRequest(ArrayNode where) {
         ObjectNode r = N.objectNode();
         ObjectNode lb = N.objectNode();
-        lb.set("where", N.arrayNode().add(N.arrayNode().add("protocol").add("==").add("tcp")));
+        lb.set("where", where);
         r.set("Load_Balancer", N.arrayNode().add(lb));
         return r;
     }
 
     private static Step conditionChange(TransactionGenerator gen) {
         ObjectNode change = N.objectNode();
-        String proto = gen.random().nextBoolean() ? "udp" : "tcp";
-        change.set("Load_Balancer", N.arrayNode().add(N.objectNode().set("where",
-                N.arrayNode().add(N.arrayNode().add("protocol").add("==").add(proto)))));
+        change.set("Load_Balancer", N.arrayNode().add(N.objectNode().set("where", gen.lbMonitorWhere())));
         return new Step("monitor_cond_change", N.arrayNode().add(N.arrayNode().add("m3")).add(N.arrayNode().add("m3"))
                 .add(change));
     }
 
     /** One exchange as canonical text: keys sorted, _version masked, txn ids masked, select rows sorted. */
-    private static String canonical(RawClient.Exchange e) {
+    static String canonical(RawClient.Exchange e) {
         StringBuilder sb = new StringBuilder();
         JsonNode reply = e.reply().deepCopy();
         ((ObjectNode) reply).remove("id");

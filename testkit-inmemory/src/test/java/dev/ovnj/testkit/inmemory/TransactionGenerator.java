@@ -104,6 +104,9 @@ final class TransactionGenerator {
     }
 
     private JsonNode operation() {
+        if (rnd.nextInt(8) == 0) {
+            return constraintEdge();
+        }
         int k = rnd.nextInt(100);
         if (k < 12 || lbs.isEmpty()) {
             return insertLb();
@@ -388,6 +391,146 @@ final class TransactionGenerator {
             rows.addObject().put("protocol", "tcp");
         }
         return o;
+    }
+
+    /**
+     * Values at and just past a column's constraints, and inserts that leave constrained columns at
+     * their defaults (an ACL's empty direction, a Meter_Band's rate 0, a Meter's all-zeros band):
+     * ovsdb-server checks every single-valued column of a new row, not only those named.
+     */
+    private JsonNode constraintEdge() {
+        return switch (rnd.nextInt(9)) {
+            case 0 -> {
+                ObjectNode o = op("insert", "ACL");
+                ObjectNode row = o.putObject("row");
+                if (rnd.nextBoolean()) {
+                    row.put("priority", pick(new long[] {-1, 0, 32767, 32768}));
+                }
+                if (rnd.nextBoolean()) {
+                    row.put("direction", rnd.nextBoolean() ? "to-lport" : "sideways");
+                }
+                if (rnd.nextBoolean()) {
+                    row.put("action", pick(ACTIONS));
+                }
+                if (rnd.nextBoolean()) {
+                    row.put("label", pick(new long[] {-1, 0, 4294967295L, 4294967296L}));
+                }
+                yield o;
+            }
+            case 1 -> {
+                ObjectNode o = op("insert", "Meter_Band");
+                ObjectNode row = o.putObject("row");
+                if (rnd.nextBoolean()) {
+                    row.put("action", rnd.nextBoolean() ? "drop" : "pass");
+                }
+                if (rnd.nextBoolean()) {
+                    row.put("rate", pick(new long[] {0, 1, 4294967295L, 4294967296L}));
+                }
+                if (rnd.nextBoolean()) {
+                    row.put("burst_size", pick(new long[] {-1, 0}));
+                }
+                yield o;
+            }
+            case 2 -> {
+                ObjectNode o = op("insert", "Meter");
+                ObjectNode row = o.putObject("row").put("name", "m" + names++);
+                if (rnd.nextBoolean()) {
+                    row.put("unit", rnd.nextBoolean() ? "kbps" : "bps");
+                }
+                if (rnd.nextBoolean()) {
+                    row.set("bands", set());
+                }
+                yield o;
+            }
+            case 3 -> {
+                ObjectNode o = op("insert", "QoS");
+                ObjectNode row = o.putObject("row").put("priority", 10).put("direction", "to-lport").put("match", "ip4");
+                ArrayNode action = N.arrayNode().add(N.arrayNode().add(rnd.nextBoolean() ? "dscp" : "mark")
+                        .add(pick(new long[] {0, 63, 64})));
+                row.set("action", N.arrayNode().add("map").add(action));
+                ArrayNode bw = N.arrayNode().add(N.arrayNode().add("rate").add(pick(new long[] {0, 1, 100})));
+                if (rnd.nextBoolean()) {
+                    bw.add(N.arrayNode().add("burst").add(pick(new long[] {1, 4294967296L})));
+                }
+                row.set("bandwidth", N.arrayNode().add("map").add(bw));
+                yield o;
+            }
+            case 4 -> {
+                ObjectNode o = op("update", "ACL");
+                o.set("where", N.arrayNode());
+                ObjectNode row = o.putObject("row");
+                switch (rnd.nextInt(4)) {
+                    case 0 -> row.put("priority", pick(new long[] {-1, 32767, 32768}));
+                    case 1 -> row.put("name", "n".repeat(rnd.nextBoolean() ? 63 : 64));
+                    case 2 -> row.put("severity", rnd.nextBoolean() ? "alert" : "loud");
+                    default -> row.set("name", set(N.textNode("a"), N.textNode("b")));
+                }
+                yield o;
+            }
+            case 5 -> {
+                ObjectNode o = op("update", "Logical_Switch_Port");
+                o.set("where", N.arrayNode());
+                if (rnd.nextBoolean()) {
+                    o.putObject("row").put("tag_request", pick(new long[] {-1, 0, 4095, 4096}));
+                } else {
+                    o.putObject("row").set("dhcpv4_options", set(uuid(fresh(new ArrayList<>())), uuid(fresh(new ArrayList<>()))));
+                }
+                yield o;
+            }
+            case 6 -> {
+                // A strong reference to a row that does not exist.
+                ObjectNode o = op("update", "Logical_Switch");
+                o.set("where", switches.isEmpty() ? N.arrayNode() : byUuid(switches));
+                o.putObject("row").set("ports", set(uuid(rnd.nextBoolean() || ports.isEmpty() ? fresh(new ArrayList<>()) : pick(ports))));
+                yield o;
+            }
+            case 7 -> {
+                ObjectNode o = op("mutate", "ACL");
+                o.set("where", N.arrayNode());
+                ArrayNode m = N.arrayNode();
+                switch (rnd.nextInt(3)) {
+                    case 0 -> m.add(N.arrayNode().add("label").add("-=").add(1));
+                    case 1 -> m.add(N.arrayNode().add("priority").add("+=").add(32767));
+                    default -> m.add(N.arrayNode().add("severity").add("insert").add(set(N.textNode("info"), N.textNode("debug"))));
+                }
+                o.set("mutations", m);
+                yield o;
+            }
+            default -> {
+                ObjectNode o = op("mutate", "QoS");
+                o.set("where", N.arrayNode());
+                ArrayNode m = N.arrayNode();
+                ArrayNode pair = N.arrayNode().add(rnd.nextBoolean() ? "burst" : "peak").add(rnd.nextInt(2));
+                m.add(N.arrayNode().add("bandwidth").add("insert").add(N.arrayNode().add("map").add(N.arrayNode().add(pair))));
+                o.set("mutations", m);
+                yield o;
+            }
+        };
+    }
+
+    /**
+     * A monitor condition on Load_Balancer of zero to four clauses, which ovsdb-server ORs: two
+     * values of one column, a column and a literal, sets and maps, never-matching clauses.
+     */
+    ArrayNode lbMonitorWhere() {
+        ArrayNode where = N.arrayNode();
+        int n = rnd.nextInt(5);
+        for (int i = 0; i < n; i++) {
+            switch (rnd.nextInt(6)) {
+                case 0 -> where.add(N.arrayNode().add("protocol").add("==").add(pick(PROTOS)));
+                case 1 -> where.add(N.arrayNode().add("name").add(rnd.nextBoolean() ? "==" : "!=")
+                        .add("lb" + rnd.nextInt(Math.max(1, names))));
+                case 2 -> where.add(N.arrayNode().add("external_ids").add("includes").add(map("owner", pick(NAMES))));
+                case 3 -> where.add(N.arrayNode().add("vips").add("excludes").add(map(vip(), "10.1.0.1:8080,10.1.0.2:8080")));
+                case 4 -> where.add(N.booleanNode(rnd.nextInt(4) == 0));
+                default -> where.add(N.arrayNode().add("selection_fields").add("includes").add(set(N.textNode("ip_src"))));
+            }
+        }
+        return where;
+    }
+
+    private long pick(long[] a) {
+        return a[rnd.nextInt(a.length)];
     }
 
     private JsonNode malformed() {
