@@ -236,12 +236,11 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         if (held.isPresent()) {
             return UpdateControl.<Service>noUpdate().rescheduleAfter(settings.retryAfter().toMillis());
         }
-        context.getClient().resource(service).edit(s -> {
-            s.getMetadata().getFinalizers().remove(ControllerSettings.FINALIZER);
-            return s;
-        });
+        // Status first, then the finalizer, each on the object the previous write returned: the
+        // second write would otherwise carry a stale resourceVersion and be refused.
+        Service current = service;
         if (service.getStatus() != null && (!currentIngress(service).isEmpty() || LoadBalancerCondition.current(service).isPresent())) {
-            context.getClient().resource(service).editStatus(s -> {
+            current = context.getClient().resource(current).editStatus(s -> {
                 s.getStatus().setLoadBalancer(new io.fabric8.kubernetes.api.model.LoadBalancerStatus(new ArrayList<>()));
                 if (s.getStatus().getConditions() != null) {
                     s.getStatus().getConditions().removeIf(c -> LoadBalancerCondition.TYPE.equals(c.getType()));
@@ -249,6 +248,10 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
                 return s;
             });
         }
+        context.getClient().resource(current).edit(s -> {
+            s.getMetadata().getFinalizers().remove(ControllerSettings.FINALIZER);
+            return s;
+        });
         events.record(service, false, "Withdrawn", "no longer a Service of type LoadBalancer of this controller: load balancer removed");
         return UpdateControl.noUpdate();
     }
