@@ -105,8 +105,11 @@ final class ServiceEips {
     List<InetAddress> claimsOf(String owner) {
         List<InetAddress> out = new ArrayList<>();
         client.cache().read(() -> {
-            client.cache().table(LogicalRouterPort.TABLE.name()).rows().stream().map(LogicalRouterPort::fromRow)
-                    .filter(p -> p.name().equals(port))
+            // Only the external port is decoded: every reconciliation asks, and the other ports
+            // (with their own claims) are none of this controller's business.
+            client.cache().table(LogicalRouterPort.TABLE.name()).rows().stream()
+                    .filter(r -> port.equals(r.get(LogicalRouterPort.NAME.name())))
+                    .map(LogicalRouterPort::fromRow)
                     .forEach(p -> p.externalIds().forEach((k, v) -> {
                         if (v.equals(owner)) {
                             EipClaim.ipOf(k).ifPresent(out::add);

@@ -90,6 +90,31 @@ class ServiceLoadBalancerControllerIT extends ControllerTestBase {
     }
 
     @Test
+    void anAnnotatedRouterThatDoesNotExistYetIsWaitingAndABadAnnotationIsNamed() {
+        controller(settings(), b -> b);
+        Service edge = loadBalancer("edge");
+        edge.getMetadata().setAnnotations(java.util.Map.of(ServiceAnnotations.ROUTER, "edge-gw"));
+        kube.resource(edge).create();
+        Await.until(WAIT, "WAITING condition and Warning Event", () -> condition("edge")
+                .map(c -> c.getStatus().equals("False") && c.getReason().equals("WAITING") && c.getMessage().contains("edge-gw"))
+                .orElse(false)
+                && events("edge").stream().anyMatch(e -> e.getType().equals("Warning") && e.getReason().equals("WAITING")));
+        assertThat(ingress("edge")).isEmpty();
+        // The router appears: the engine writes, and the next look publishes the address.
+        nbctl.run("lr-add", "edge-gw");
+        Await.until(WAIT, "APPLIED on edge-gw", () -> condition("edge").map(c -> c.getReason().equals("APPLIED")).orElse(false)
+                && ingress("edge").equals(List.of(FIRST_EIP)));
+        assertThat(nbctl.run("lr-lb-list", "edge-gw")).contains(FIRST_EIP + ":80");
+
+        Service odd = loadBalancer("odd");
+        odd.getMetadata().setAnnotations(java.util.Map.of(ServiceAnnotations.HEALTH_CHECK, "every=5"));
+        kube.resource(odd).create();
+        Await.until(WAIT, "InvalidAnnotation condition", () -> condition("odd")
+                .map(c -> c.getReason().equals("InvalidAnnotation") && c.getMessage().contains("unknown key \"every\"")).orElse(false));
+        assertThat(lbNames()).doesNotContain("shop/odd-tcp");
+    }
+
+    @Test
     void servesOnlyItsLoadBalancerClass() {
         controller(settings().withLoadBalancerClass("ovnj.dev/ovn"), b -> b);
         Service other = loadBalancer("other");
