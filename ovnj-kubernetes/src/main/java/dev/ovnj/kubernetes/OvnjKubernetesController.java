@@ -56,8 +56,10 @@ public final class OvnjKubernetesController implements AutoCloseable {
             return t;
         });
         ServiceEips eips = new ServiceEips(b.nb, settings.externalPort(), b.engine.requestTimeout());
+        EngineEvents engineEvents = new EngineEvents(settings.owner());
+        b.engine.addListener(engineEvents);
         this.reconciler = new ServiceLoadBalancerReconciler(b.engine, eips, settings, new ServiceEvents(b.kube, settings.owner()),
-                new ControllerMetrics(b.registry));
+                new ControllerMetrics(b.registry), engineEvents);
         this.janitor = new OrphanJanitor(b.kube, b.nb, b.engine, eips, settings, reconciler::serves);
         new LoadBalancerEngineMetrics(b.engine).bindTo(b.registry);
         new OvsdbClientMetrics(b.nb).bindTo(b.registry);

@@ -61,22 +61,24 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private final ControllerSettings settings;
     private final ServiceEvents events;
     private final ControllerMetrics metrics;
+    private final EngineEvents engineEvents;
 
     ServiceLoadBalancerReconciler(LoadBalancerEngine engine, ServiceEips eips, ControllerSettings settings, ServiceEvents events,
-                                  ControllerMetrics metrics) {
+                                  ControllerMetrics metrics, EngineEvents engineEvents) {
         this.engine = engine;
         this.eips = eips;
         this.settings = settings;
         this.events = events;
         this.metrics = metrics;
+        this.engineEvents = engineEvents;
     }
 
     /**
      * Watches the EndpointSlices of the same namespaces, each mapped to its Service by the
-     * {@value ServiceSpecs#SERVICE_NAME_LABEL} label.
+     * {@value ServiceSpecs#SERVICE_NAME_LABEL} label, and the engine's own news ({@link EngineEvents}).
      *
      * @param context JOSDK's context
-     * @return the EndpointSlice event source
+     * @return the EndpointSlice and engine event sources
      */
     @Override
     public List<EventSource<?, Service>> prepareEventSources(EventSourceContext<Service> context) {
@@ -86,7 +88,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
                         Set.of(new ResourceID(name, slice.getMetadata().getNamespace()))).orElse(Set.of()))
                 .withNamespacesInheritedFromController()
                 .build();
-        return List.of(new InformerEventSource<>(slices, context));
+        return List.of(new InformerEventSource<>(slices, context), engineEvents.source());
     }
 
     /**
@@ -274,6 +276,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
                 return Optional.of(c.reason());
             }
             eips.releaseAll(name);
+            engineEvents.forget(name);
             LOG.info("Service {}: load balancer removed", name);
             return Optional.empty();
         } catch (Exception e) {
