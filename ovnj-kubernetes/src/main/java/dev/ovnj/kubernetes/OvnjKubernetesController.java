@@ -73,8 +73,10 @@ public final class OvnjKubernetesController implements AutoCloseable {
                     b.exitOnStopLeading)));
         });
         operator.register(reconciler, c -> {
+            // Not generation-aware: the ovnj.dev/ annotations change only metadata, which a real
+            // API server does not count as a new generation of a Service.
             c.withName("ovnj-service-load-balancers").withFinalizer(ControllerSettings.FINALIZER)
-                    .withGenericFilter(reconciler::accepts);
+                    .withGenerationAware(false).withGenericFilter(reconciler::accepts);
             if (settings.namespaces().isEmpty()) {
                 c.watchingAllNamespaces();
             } else {

@@ -60,10 +60,10 @@ class ControllerTakeoverIT extends ControllerTestBase {
                         .withVerbs("create", "update", "get").endResourceRule().endStatus().build())
                 .always();
         ControllerSettings leased = settings().withLease(NAMESPACE, "ovnj-test");
-        Replica a = replica(leased, b -> b.identity("a").leaseTiming(Duration.ofSeconds(2), Duration.ofMillis(1500),
-                Duration.ofMillis(250)));
-        Replica b = replica(leased, r -> r.identity("b").leaseTiming(Duration.ofSeconds(2), Duration.ofMillis(1500),
-                Duration.ofMillis(250)));
+        Replica a = replica(leased, b -> b.identity("a").leaseTiming(Duration.ofSeconds(4), Duration.ofSeconds(3),
+                Duration.ofMillis(500)));
+        Replica b = replica(leased, r -> r.identity("b").leaseTiming(Duration.ofSeconds(4), Duration.ofSeconds(3),
+                Duration.ofMillis(500)));
         Await.until(WAIT, "a leader", () -> a.controller().isLeader() || b.controller().isLeader());
         Replica leader = a.controller().isLeader() ? a : b;
         Replica standby = leader == a ? b : a;
@@ -72,7 +72,8 @@ class ControllerTakeoverIT extends ControllerTestBase {
         kube.resource(loadBalancer("web")).create();
         kube.resource(slice("web-a", "web", "10.1.0.10")).create();
         awaitVips("shop/web-tcp", "{\"" + FIRST_EIP + ":80\"=\"10.1.0.10:8080\"}");
-        assertThat(leader.engine().metrics().transactions()).isPositive();
+        // The row is in the database a moment before the engine has counted its transaction.
+        Await.until(WAIT, "the leader's engine counted its write", () -> leader.engine().metrics().transactions() > 0);
         assertThat(standby.engine().metrics().transactions()).isZero();
         String uuids = rowUuids();
 
@@ -80,7 +81,7 @@ class ControllerTakeoverIT extends ControllerTestBase {
         Await.until(WAIT, "the standby leads", () -> standby.controller().isLeader());
         kube.resource(slice("web-a", "web", "10.1.0.10", "10.1.0.11")).update();
         awaitVips("shop/web-tcp", "{\"" + FIRST_EIP + ":80\"=\"10.1.0.10:8080,10.1.0.11:8080\"}");
-        assertThat(standby.engine().metrics().transactions()).isPositive();
+        Await.until(WAIT, "the new leader's engine counted its write", () -> standby.engine().metrics().transactions() > 0);
         assertThat(rowUuids()).isEqualTo(uuids);
         assertThat(claims()).isEqualTo("{ovnj.eip." + FIRST_EIP + "=\"shop/web\"}");
     }
