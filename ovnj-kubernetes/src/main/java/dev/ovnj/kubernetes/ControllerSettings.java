@@ -1,0 +1,176 @@
+package dev.ovnj.kubernetes;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Where the controller puts load balancers and how it runs; every field but the router and the
+ * external port has a default, and a Service's {@code ovnj.dev/} annotations may override the
+ * attachment ({@link ServiceAnnotations}).
+ *
+ * @param owner the engine owner of every load balancer this controller writes (default {@code ovnj-kubernetes})
+ * @param router the Logical_Router the load balancers are attached to
+ * @param logicalSwitch the Logical_Switch they are attached to, if any
+ * @param group the Load_Balancer_Group they are attached through instead, if any
+ * @param externalPort the Logical_Router_Port whose networks the EIPs are taken from
+ * @param loadBalancerClass when present, only Services with this {@code spec.loadBalancerClass} are served;
+ *     when absent, only Services without one
+ * @param namespaces the namespaces to watch; empty for all
+ * @param leaseNamespace the namespace of the leader-election Lease; empty: no leader election
+ * @param leaseName the Lease's name
+ * @param serverSideApply whether the primary resource (finalizer, status) is patched with
+ *     server-side apply; off, JSON (merge) patches are used, which every API server and fabric8's
+ *     mock server accept
+ * @param retryAfter how soon a Service whose load balancer is not applied yet is looked at again
+ */
+public record ControllerSettings(String owner, String router, Optional<String> logicalSwitch, Optional<String> group,
+                                 String externalPort, Optional<String> loadBalancerClass, Set<String> namespaces,
+                                 Optional<String> leaseNamespace, String leaseName, boolean serverSideApply,
+                                 Duration retryAfter) {
+    /** The default owner. */
+    public static final String DEFAULT_OWNER = "ovnj-kubernetes";
+    /** The default Lease name. */
+    public static final String DEFAULT_LEASE_NAME = "ovnj-kubernetes";
+    /** The finalizer the controller puts on the Services it serves. */
+    public static final String FINALIZER = "ovnj.dev/load-balancer";
+
+    /**
+     * Checks the fields.
+     *
+     * @param owner the engine owner
+     * @param router the router
+     * @param logicalSwitch the switch
+     * @param group the group
+     * @param externalPort the external port
+     * @param loadBalancerClass the class served
+     * @param namespaces the namespaces watched
+     * @param leaseNamespace the Lease's namespace
+     * @param leaseName the Lease's name
+     * @param serverSideApply whether to patch with server-side apply
+     * @param retryAfter the retry delay
+     */
+    public ControllerSettings {
+        requireText(owner, "owner");
+        requireText(router, "router");
+        requireText(externalPort, "externalPort");
+        requireText(leaseName, "leaseName");
+        Objects.requireNonNull(logicalSwitch, "logicalSwitch");
+        Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(loadBalancerClass, "loadBalancerClass");
+        Objects.requireNonNull(leaseNamespace, "leaseNamespace");
+        namespaces = Set.copyOf(namespaces);
+        if (retryAfter.isNegative() || retryAfter.isZero()) {
+            throw new IllegalArgumentException("retryAfter must be positive, got " + retryAfter);
+        }
+    }
+
+    /**
+     * Settings with the defaults: owner {@code ovnj-kubernetes}, every namespace, no leader
+     * election, server-side apply on, retry after 10 s.
+     *
+     * @param router the router
+     * @param externalPort the external port
+     * @return the settings
+     */
+    public static ControllerSettings of(String router, String externalPort) {
+        return new ControllerSettings(DEFAULT_OWNER, router, Optional.empty(), Optional.empty(), externalPort,
+                Optional.empty(), Set.of(), Optional.empty(), DEFAULT_LEASE_NAME, true, Duration.ofSeconds(10));
+    }
+
+    /**
+     * The same settings with another owner.
+     *
+     * @param other the owner
+     * @return the settings
+     */
+    public ControllerSettings withOwner(String other) {
+        return new ControllerSettings(other, router, logicalSwitch, group, externalPort, loadBalancerClass, namespaces,
+                leaseNamespace, leaseName, serverSideApply, retryAfter);
+    }
+
+    /**
+     * The same settings attached to a switch.
+     *
+     * @param name the switch
+     * @return the settings
+     */
+    public ControllerSettings withSwitch(String name) {
+        return new ControllerSettings(owner, router, Optional.of(name), group, externalPort, loadBalancerClass, namespaces,
+                leaseNamespace, leaseName, serverSideApply, retryAfter);
+    }
+
+    /**
+     * The same settings attached through a group.
+     *
+     * @param name the group
+     * @return the settings
+     */
+    public ControllerSettings withGroup(String name) {
+        return new ControllerSettings(owner, router, logicalSwitch, Optional.of(name), externalPort, loadBalancerClass,
+                namespaces, leaseNamespace, leaseName, serverSideApply, retryAfter);
+    }
+
+    /**
+     * The same settings serving only one load balancer class.
+     *
+     * @param name the class, e.g. {@code ovnj.dev/ovn}
+     * @return the settings
+     */
+    public ControllerSettings withLoadBalancerClass(String name) {
+        return new ControllerSettings(owner, router, logicalSwitch, group, externalPort, Optional.of(name), namespaces,
+                leaseNamespace, leaseName, serverSideApply, retryAfter);
+    }
+
+    /**
+     * The same settings watching only some namespaces.
+     *
+     * @param names the namespaces; empty for all
+     * @return the settings
+     */
+    public ControllerSettings withNamespaces(Set<String> names) {
+        return new ControllerSettings(owner, router, logicalSwitch, group, externalPort, loadBalancerClass, names,
+                leaseNamespace, leaseName, serverSideApply, retryAfter);
+    }
+
+    /**
+     * The same settings with leader election on a Lease.
+     *
+     * @param namespace the Lease's namespace
+     * @param name the Lease's name
+     * @return the settings
+     */
+    public ControllerSettings withLease(String namespace, String name) {
+        return new ControllerSettings(owner, router, logicalSwitch, group, externalPort, loadBalancerClass, namespaces,
+                Optional.of(namespace), name, serverSideApply, retryAfter);
+    }
+
+    /**
+     * The same settings with server-side apply on or off.
+     *
+     * @param on whether to patch the Service with server-side apply
+     * @return the settings
+     */
+    public ControllerSettings withServerSideApply(boolean on) {
+        return new ControllerSettings(owner, router, logicalSwitch, group, externalPort, loadBalancerClass, namespaces,
+                leaseNamespace, leaseName, on, retryAfter);
+    }
+
+    /**
+     * The same settings with another retry delay.
+     *
+     * @param delay how soon an unapplied Service is looked at again
+     * @return the settings
+     */
+    public ControllerSettings withRetryAfter(Duration delay) {
+        return new ControllerSettings(owner, router, logicalSwitch, group, externalPort, loadBalancerClass, namespaces,
+                leaseNamespace, leaseName, serverSideApply, delay);
+    }
+
+    private static void requireText(String value, String field) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(field + " must not be empty");
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package dev.ovnj.kubernetes;
+
+import dev.ovnj.lb.spec.HealthCheck;
+import io.fabric8.kubernetes.api.model.Service;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The {@code ovnj.dev/} annotations a Service may carry, read with a clear error for a malformed value.
+ *
+ * <ul>
+ *   <li>{@value #ROUTER}, {@value #SWITCH}, {@value #GROUP}: attach to this router, switch or
+ *       Load_Balancer_Group instead of the controller's ({@code none} as the switch or group drops it);</li>
+ *   <li>{@value #ADDRESSES}: the external addresses to use, comma-separated (one per family), like
+ *       {@code spec.loadBalancerIP}, which it overrides;</li>
+ *   <li>{@value #HEALTH_CHECK}: {@code true} for OVN's defaults, or
+ *       {@code interval=5,timeout=20,success=3,failure=3,source=10.1.0.2} (any subset).</li>
+ * </ul>
+ */
+public final class ServiceAnnotations {
+    /** The router to attach to. */
+    public static final String ROUTER = "ovnj.dev/router";
+    /** The switch to attach to. */
+    public static final String SWITCH = "ovnj.dev/switch";
+    /** The Load_Balancer_Group to attach through. */
+    public static final String GROUP = "ovnj.dev/group";
+    /** The external addresses asked for. */
+    public static final String ADDRESSES = "ovnj.dev/load-balancer-ips";
+    /** The health check of every VIP. */
+    public static final String HEALTH_CHECK = "ovnj.dev/health-check";
+
+    private static final String NONE = "none";
+
+    private ServiceAnnotations() {
+    }
+
+    /**
+     * Where a Service's load balancer is attached.
+     *
+     * @param router the router
+     * @param logicalSwitch the switch, if any
+     * @param group the group, if any
+     */
+    public record Attachment(String router, Optional<String> logicalSwitch, Optional<String> group) {
+    }
+
+    /**
+     * The attachment: the controller's, overridden by the Service's annotations.
+     *
+     * @param service the Service
+     * @param settings the controller's settings
+     * @return where to attach
+     */
+    public static Attachment attachment(Service service, ControllerSettings settings) {
+        Map<String, String> a = annotations(service);
+        String router = Optional.ofNullable(a.get(ROUTER)).map(String::trim).filter(s -> !s.isEmpty()).orElse(settings.router());
+        return new Attachment(router, override(a.get(SWITCH), settings.logicalSwitch()), override(a.get(GROUP), settings.group()));
+    }
+
+    /**
+     * The addresses the Service asks for: the annotation, else {@code spec.loadBalancerIP}.
+     *
+     * @param service the Service
+     * @return the literals, possibly empty
+     */
+    public static List<String> requestedAddresses(Service service) {
+        String listed = annotations(service).get(ADDRESSES);
+        if (listed == null && service.getSpec() != null) {
+            listed = service.getSpec().getLoadBalancerIP();
+        }
+        if (listed == null) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        for (String s : listed.split(",")) {
+            if (!s.isBlank()) {
+                out.add(s.trim());
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * The health check the Service asks for.
+     *
+     * @param service the Service
+     * @return the check, or empty when the annotation is absent or {@code false}
+     * @throws IllegalArgumentException naming the annotation and the bad entry when it does not parse
+     */
+    public static Optional<HealthCheck> healthCheck(Service service) {
+        String text = annotations(service).get(HEALTH_CHECK);
+        if (text == null || text.isBlank() || text.trim().equalsIgnoreCase("false")) {
+            return Optional.empty();
+        }
+        HealthCheck check = HealthCheck.DEFAULTS;
+        if (text.trim().equalsIgnoreCase("true")) {
+            return Optional.of(check);
+        }
+        int success = check.successCount();
+        int failure = check.failureCount();
+        for (String entry : text.split(",")) {
+            String[] kv = entry.split("=", 2);
+            if (kv.length != 2) {
+                throw new IllegalArgumentException(HEALTH_CHECK + ": \"" + entry.trim() + "\" is not key=value");
+            }
+            String key = kv[0].trim();
+            String value = kv[1].trim();
+            switch (key) {
+                case "interval" -> check = check.withInterval(number(key, value));
+                case "timeout" -> check = check.withTimeout(number(key, value));
+                case "success" -> success = number(key, value);
+                case "failure" -> failure = number(key, value);
+                case "source" -> check = check.withSourceIp(value);
+                default -> throw new IllegalArgumentException(HEALTH_CHECK + ": unknown key \"" + key
+                        + "\" (interval, timeout, success, failure, source)");
+            }
+        }
+        return Optional.of(check.withCounts(success, failure));
+    }
+
+    private static int number(String key, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(HEALTH_CHECK + ": " + key + "=\"" + value + "\" is not a number", e);
+        }
+    }
+
+    private static Optional<String> override(String annotated, Optional<String> configured) {
+        if (annotated == null || annotated.isBlank()) {
+            return configured;
+        }
+        return annotated.trim().equals(NONE) ? Optional.empty() : Optional.of(annotated.trim());
+    }
+
+    private static Map<String, String> annotations(Service service) {
+        Map<String, String> a = service.getMetadata().getAnnotations();
+        return a == null ? Map.of() : a;
+    }
+}

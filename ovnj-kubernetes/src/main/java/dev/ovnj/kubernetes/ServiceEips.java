@@ -1,0 +1,151 @@
+package dev.ovnj.kubernetes;
+
+import dev.ovnj.nb.eip.EipAllocator;
+import dev.ovnj.nb.eip.EipClaim;
+import dev.ovnj.nb.eip.EipRealization;
+import dev.ovnj.nb.eip.EipRequest;
+import dev.ovnj.nb.eip.EipView;
+import dev.ovnj.nb.eip.IpAddresses;
+import dev.ovnj.nb.eip.IpFamily;
+import dev.ovnj.nb.model.LogicalRouterPort;
+import dev.ovnj.ovsdb.client.OvsdbClient;
+import dev.ovnj.ovsdb.tx.Operations;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The external addresses of Services, claimed through ovnj's {@link EipAllocator} on the
+ * controller's external router port with the Service's {@code namespace/name} as the claim's
+ * owner. The claims live in the Northbound database, so a restarted controller (or the other
+ * replica) finds each Service's address where it left it and never moves it.
+ */
+final class ServiceEips {
+    private final OvsdbClient client;
+    private final EipAllocator allocator;
+    private final EipView view;
+    private final String port;
+    private final Duration timeout;
+
+    ServiceEips(OvsdbClient client, String port, Duration timeout) {
+        this.client = client;
+        this.allocator = new EipAllocator(client);
+        this.view = new EipView(client);
+        this.port = port;
+        this.timeout = timeout;
+    }
+
+    /** An address that cannot be had, with the reason for the Service's condition. */
+    static final class Unavailable extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final boolean conflict;
+
+        Unavailable(String message, boolean conflict) {
+            super(message);
+            this.conflict = conflict;
+        }
+
+        boolean conflict() {
+            return conflict;
+        }
+    }
+
+    /**
+     * The Service's addresses, one per family: the requested ones (claimed for it when free),
+     * else the ones it already claims, else newly allocated ones. Claims of addresses it no
+     * longer asks for are released once the new ones are held.
+     */
+    List<InetAddress> resolve(String owner, List<IpFamily> families, List<String> requested) throws Exception {
+        Map<IpFamily, InetAddress> wanted = new LinkedHashMap<>();
+        for (String literal : requested) {
+            InetAddress ip;
+            try {
+                ip = IpAddresses.parse(literal);
+            } catch (IllegalArgumentException e) {
+                throw new Unavailable("requested address \"" + literal + "\" is not an IP address", false);
+            }
+            if (wanted.putIfAbsent(IpFamily.of(ip), ip) != null) {
+                throw new Unavailable("more than one requested " + IpFamily.of(ip) + " address: " + requested, false);
+            }
+        }
+        List<InetAddress> held = claimsOf(owner);
+        List<InetAddress> out = new ArrayList<>();
+        for (IpFamily family : families) {
+            InetAddress ip = wanted.get(family);
+            if (ip != null) {
+                claim(owner, ip);
+            } else {
+                Optional<InetAddress> existing = held.stream().filter(a -> IpFamily.of(a) == family).findFirst();
+                ip = existing.isPresent() ? existing.get()
+                        : allocator.allocate(EipRequest.of(port, owner).withFamily(family)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            out.add(ip);
+        }
+        for (InetAddress old : held) {
+            if (!out.contains(old)) {
+                allocator.release(IpAddresses.format(old)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** Releases every address the Service claims. */
+    void releaseAll(String owner) throws Exception {
+        for (InetAddress ip : claimsOf(owner)) {
+            allocator.release(IpAddresses.format(ip)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** The addresses claimed for {@code owner} on the external port, from the client's cache. */
+    List<InetAddress> claimsOf(String owner) {
+        List<InetAddress> out = new ArrayList<>();
+        client.cache().read(() -> {
+            // Only the external port is decoded: every reconciliation asks, and the other ports
+            // (with their own claims) are none of this controller's business.
+            client.cache().table(LogicalRouterPort.TABLE.name()).rows().stream()
+                    .filter(r -> port.equals(r.get(LogicalRouterPort.NAME.name())))
+                    .map(LogicalRouterPort::fromRow)
+                    .forEach(p -> p.externalIds().forEach((k, v) -> {
+                        if (v.equals(owner)) {
+                            EipClaim.ipOf(k).ifPresent(out::add);
+                        }
+                    }));
+            return null;
+        });
+        return out;
+    }
+
+    /**
+     * Claims a given address. The claim is an {@code insert} into the port's {@code external_ids},
+     * which OVSDB ignores when the key is already there, so of two racing claimants the first
+     * wins and the other sees the winner's owner in its cache afterwards.
+     */
+    private void claim(String owner, InetAddress ip) throws Exception {
+        EipRealization r = view.realization(ip);
+        Optional<EipClaim> other = r.claims().stream().filter(c -> !c.owner().equals(owner)).findFirst();
+        if (other.isPresent()) {
+            throw new Unavailable(IpAddresses.format(ip) + " is claimed by " + other.get().owner(), true);
+        }
+        if (r.claims().stream().anyMatch(c -> c.owner().equals(owner) && c.port().equals(port))) {
+            return;
+        }
+        if (r.portNetworks().stream().noneMatch(pn -> pn.port().equals(port))) {
+            throw new Unavailable(IpAddresses.format(ip) + " is not in a network of router port " + port, false);
+        }
+        if (r.isPortAddress() || !r.nats().isEmpty()) {
+            throw new Unavailable(IpAddresses.format(ip) + " is in use by the router (port address or NAT)", true);
+        }
+        client.transact(client.transaction().add(Operations.mutate(LogicalRouterPort.TABLE.name())
+                .where(LogicalRouterPort.NAME.eq(port))
+                .mutation(LogicalRouterPort.EXTERNAL_IDS.insert(EipClaim.key(ip), owner))).build())
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        if (!claimsOf(owner).contains(ip)) {
+            throw new Unavailable(IpAddresses.format(ip) + " was claimed by another owner first", true);
+        }
+    }
+}

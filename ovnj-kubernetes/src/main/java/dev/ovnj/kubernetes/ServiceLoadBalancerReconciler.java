@@ -1,0 +1,322 @@
+package dev.ovnj.kubernetes;
+
+import dev.ovnj.lb.ApplyResult;
+import dev.ovnj.lb.InvalidSpecException;
+import dev.ovnj.lb.LoadBalancerEngine;
+import dev.ovnj.lb.SpecFailedException;
+import dev.ovnj.lb.SpecStatus;
+import dev.ovnj.lb.spec.HealthCheck;
+import dev.ovnj.lb.spec.LoadBalancerSpec;
+import dev.ovnj.nb.eip.EipExhaustedException;
+import dev.ovnj.nb.eip.IpAddresses;
+import dev.ovnj.nb.eip.IpFamily;
+import io.fabric8.kubernetes.api.model.LoadBalancerIngress;
+import io.fabric8.kubernetes.api.model.LoadBalancerIngressBuilder;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceStatus;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps one OVN load balancer per Service of type {@code LoadBalancer} (of the configured
+ * {@code loadBalancerClass}, if one is set), on EIPs claimed for the Service, with its ready
+ * endpoints as backends; withdraws it when the Service is deleted or stops being such a Service.
+ *
+ * <p>Each reconciliation resolves the Service's addresses ({@link ServiceEips}), declares its spec
+ * with {@link LoadBalancerEngine#upsert} and waits for the engine's verdict, then writes
+ * {@code status.loadBalancer.ingress} (once applied) and the {@value LoadBalancerCondition#TYPE}
+ * condition, with an Event whenever the condition changes. A Service not applied yet is looked at
+ * again after {@link ControllerSettings#retryAfter()}. Only the finalizer's cleanup (the Service
+ * deleted) and a Service that stopped being of type LoadBalancer remove a load balancer; both act on
+ * an informer event, which comes after the informers synced.
+ */
+public final class ServiceLoadBalancerReconciler implements Reconciler<Service>, Cleaner<Service> {
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceLoadBalancerReconciler.class);
+
+    private final LoadBalancerEngine engine;
+    private final ServiceEips eips;
+    private final ControllerSettings settings;
+    private final ServiceEvents events;
+    private final ControllerMetrics metrics;
+    private final EngineEvents engineEvents;
+
+    ServiceLoadBalancerReconciler(LoadBalancerEngine engine, ServiceEips eips, ControllerSettings settings, ServiceEvents events,
+                                  ControllerMetrics metrics, EngineEvents engineEvents) {
+        this.engine = engine;
+        this.eips = eips;
+        this.settings = settings;
+        this.events = events;
+        this.metrics = metrics;
+        this.engineEvents = engineEvents;
+    }
+
+    /**
+     * Watches the EndpointSlices of the same namespaces, each mapped to its Service by the
+     * {@value ServiceSpecs#SERVICE_NAME_LABEL} label, and the engine's own news ({@link EngineEvents}).
+     *
+     * @param context JOSDK's context
+     * @return the EndpointSlice and engine event sources
+     */
+    @Override
+    public List<EventSource<?, Service>> prepareEventSources(EventSourceContext<Service> context) {
+        InformerEventSourceConfiguration<EndpointSlice> slices = InformerEventSourceConfiguration
+                .from(EndpointSlice.class, Service.class)
+                .withSecondaryToPrimaryMapper(slice -> serviceOf(slice).map(name ->
+                        Set.of(new ResourceID(name, slice.getMetadata().getNamespace()))).orElse(Set.of()))
+                .withNamespacesInheritedFromController()
+                .build();
+        return List.of(new InformerEventSource<>(slices, context), engineEvents.source());
+    }
+
+    /**
+     * Whether the controller serves a Service: type LoadBalancer, of its class.
+     *
+     * @param service a Service
+     * @return true when its load balancer should exist
+     */
+    public boolean serves(Service service) {
+        if (service.getSpec() == null || !"LoadBalancer".equals(service.getSpec().getType())) {
+            return false;
+        }
+        return Objects.equals(settings.loadBalancerClass().orElse(null), service.getSpec().getLoadBalancerClass());
+    }
+
+    /** Whether the controller is to look at a Service at all: served, or still carrying its finalizer. */
+    boolean accepts(Service service) {
+        return serves(service) || service.hasFinalizer(ControllerSettings.FINALIZER);
+    }
+
+    /**
+     * Brings the Service's load balancer, status and condition up to date.
+     *
+     * @param service the Service
+     * @param context JOSDK's context, with the Service's EndpointSlices
+     * @return the status patch, if the status changed
+     */
+    @Override
+    public UpdateControl<Service> reconcile(Service service, Context<Service> context) throws Exception {
+        long start = System.nanoTime();
+        try {
+            if (!serves(service)) {
+                return stopServing(service, context);
+            }
+            return serve(service, context);
+        } finally {
+            metrics.reconciled(System.nanoTime() - start);
+        }
+    }
+
+    /**
+     * The Service is being deleted: removes its load balancer and releases its addresses; the
+     * finalizer stays until both are done.
+     *
+     * @param service the Service
+     * @param context JOSDK's context
+     * @return remove the finalizer, or try again later
+     */
+    @Override
+    public DeleteControl cleanup(Service service, Context<Service> context) {
+        Optional<String> held = withdraw(service);
+        if (held.isPresent()) {
+            return DeleteControl.noFinalizerRemoval().rescheduleAfter(settings.retryAfter().toMillis());
+        }
+        return DeleteControl.defaultDelete();
+    }
+
+    private UpdateControl<Service> serve(Service service, Context<Service> context) {
+        String name = ServiceSpecs.specName(service);
+        ServiceAnnotations.Attachment attachment = ServiceAnnotations.attachment(service, settings);
+        Optional<HealthCheck> healthCheck;
+        try {
+            healthCheck = ServiceAnnotations.healthCheck(service);
+        } catch (IllegalArgumentException e) {
+            return verdict(service, List.of(), LoadBalancerCondition.failed("InvalidAnnotation", e.getMessage()));
+        }
+        List<InetAddress> addresses;
+        try {
+            addresses = eips.resolve(name, families(service), ServiceAnnotations.requestedAddresses(service));
+        } catch (ServiceEips.Unavailable e) {
+            return verdict(service, List.of(), LoadBalancerCondition.failed(e.conflict() ? "AddressConflict" : "AddressInvalid",
+                    e.getMessage()));
+        } catch (Exception e) {
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            String reason = cause instanceof EipExhaustedException ? "AddressUnavailable" : "AddressFailed";
+            return verdict(service, List.of(), LoadBalancerCondition.failed(reason, String.valueOf(cause.getMessage())));
+        }
+        LoadBalancerSpec spec;
+        try {
+            spec = ServiceSpecs.spec(service, context.getSecondaryResources(EndpointSlice.class), addresses, attachment, healthCheck);
+        } catch (IllegalArgumentException e) {
+            return verdict(service, addresses, LoadBalancerCondition.failed(SpecStatus.State.INVALID.name(), e.getMessage()));
+        }
+        return verdict(service, addresses, LoadBalancerCondition.of(declare(spec)));
+    }
+
+    /** Declares the spec and returns the engine's verdict on it, whichever way the future ends. */
+    private SpecStatus declare(LoadBalancerSpec spec) {
+        try {
+            ApplyResult result = engine.upsert(settings.owner(), spec).get(waitBound().toMillis(), TimeUnit.MILLISECONDS);
+            return result.statuses().get(spec.name());
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof SpecFailedException failed) {
+                return failed.status();
+            }
+            if (e.getCause() instanceof InvalidSpecException invalid) {
+                return new SpecStatus(settings.owner(), spec.name(), SpecStatus.State.INVALID,
+                        invalid.errors().stream().map(err -> err.field() + ": " + err.message()).toList(), List.of(), Set.of(), 0,
+                        Optional.empty(), List.of(), Optional.empty(), 0, 0);
+            }
+            return pending(spec.name(), String.valueOf(e.getCause().getMessage()));
+        } catch (TimeoutException e) {
+            return pending(spec.name(), "no verdict yet: " + engine.availability());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return pending(spec.name(), "interrupted");
+        }
+    }
+
+    private SpecStatus pending(String name, String reason) {
+        SpecStatus known = engine.status(settings.owner()).get(name);
+        if (known != null && known.state().settled()) {
+            return known;
+        }
+        return new SpecStatus(settings.owner(), name, SpecStatus.State.PENDING, List.of(reason), List.of(), Set.of(), 0,
+                Optional.empty(), List.of(), Optional.empty(), 0, 0);
+    }
+
+    /** Writes the condition (with an Event when it changed) and, once applied, the ingress addresses. */
+    private UpdateControl<Service> verdict(Service service, List<InetAddress> addresses, LoadBalancerCondition condition) {
+        boolean applied = condition.status().equals("True");
+        List<LoadBalancerIngress> ingress = applied ? addresses.stream()
+                .map(ip -> new LoadBalancerIngressBuilder().withIp(IpAddresses.format(ip)).build()).toList()
+                : currentIngress(service);
+        boolean changed = !condition.isOn(service) || !ingress.equals(currentIngress(service));
+        if (!condition.isOn(service)) {
+            LOG.info("Service {}: {} {}", ServiceSpecs.specName(service), condition.reason(), condition.message());
+            events.record(service, condition.warning(), condition.reason(), condition.message());
+            metrics.condition(condition.reason());
+        }
+        UpdateControl<Service> control;
+        if (changed) {
+            ServiceStatus status = Optional.ofNullable(service.getStatus()).orElseGet(ServiceStatus::new);
+            status.setConditions(condition.replaceIn(service, Instant.now()));
+            status.setLoadBalancer(new io.fabric8.kubernetes.api.model.LoadBalancerStatus(new ArrayList<>(ingress)));
+            service.setStatus(status);
+            control = UpdateControl.patchStatus(service);
+        } else {
+            control = UpdateControl.noUpdate();
+        }
+        return applied ? control : control.rescheduleAfter(settings.retryAfter().toMillis());
+    }
+
+    /** The Service is no longer of type LoadBalancer (or of the class): withdraw, then let it go. */
+    private UpdateControl<Service> stopServing(Service service, Context<Service> context) {
+        Optional<String> held = withdraw(service);
+        if (held.isPresent()) {
+            return UpdateControl.<Service>noUpdate().rescheduleAfter(settings.retryAfter().toMillis());
+        }
+        // Status first, then the finalizer, each on the object the previous write returned: the
+        // second write would otherwise carry a stale resourceVersion and be refused.
+        Service current = service;
+        if (service.getStatus() != null && (!currentIngress(service).isEmpty() || LoadBalancerCondition.current(service).isPresent())) {
+            current = context.getClient().resource(current).editStatus(s -> {
+                s.getStatus().setLoadBalancer(new io.fabric8.kubernetes.api.model.LoadBalancerStatus(new ArrayList<>()));
+                if (s.getStatus().getConditions() != null) {
+                    s.getStatus().getConditions().removeIf(c -> LoadBalancerCondition.TYPE.equals(c.getType()));
+                }
+                return s;
+            });
+        }
+        context.getClient().resource(current).edit(s -> {
+            s.getMetadata().getFinalizers().remove(ControllerSettings.FINALIZER);
+            return s;
+        });
+        events.record(service, false, "Withdrawn", "no longer a Service of type LoadBalancer of this controller: load balancer removed");
+        return UpdateControl.noUpdate();
+    }
+
+    /**
+     * Removes the Service's load balancer and releases its addresses.
+     *
+     * @return empty when both are gone, else why not (the engine holds the deletion, or an error)
+     */
+    private Optional<String> withdraw(Service service) {
+        String name = ServiceSpecs.specName(service);
+        try {
+            engine.remove(settings.owner(), name).get(waitBound().toMillis(), TimeUnit.MILLISECONDS);
+            SpecStatus left = engine.status(settings.owner()).get(name);
+            if (left != null) {
+                // The engine kept the rows (a state such as HELD, under a deletion budget): keep the
+                // finalizer and the addresses, and say why.
+                LoadBalancerCondition c = LoadBalancerCondition.of(left);
+                events.record(service, true, c.reason(), "load balancer not removed yet: " + c.message());
+                return Optional.of(c.reason());
+            }
+            eips.releaseAll(name);
+            engineEvents.forget(name);
+            LOG.info("Service {}: load balancer removed", name);
+            return Optional.empty();
+        } catch (Exception e) {
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            LOG.warn("Service {}: load balancer not removed yet: {}", name, cause.toString());
+            events.record(service, true, SpecStatus.State.FAILED.name(), "load balancer not removed yet: " + cause.getMessage());
+            return Optional.of(SpecStatus.State.FAILED.name());
+        }
+    }
+
+    /** A little longer than the engine's own bound, so that its SpecTimeoutException arrives first. */
+    private Duration waitBound() {
+        return engine.requestTimeout().plusSeconds(2);
+    }
+
+    private static List<IpFamily> families(Service service) {
+        List<String> declared = service.getSpec().getIpFamilies();
+        if (declared == null || declared.isEmpty()) {
+            return List.of(IpFamily.IPV4);
+        }
+        List<IpFamily> out = new ArrayList<>();
+        for (String f : declared) {
+            out.add("IPv6".equals(f) ? IpFamily.IPV6 : IpFamily.IPV4);
+        }
+        return List.copyOf(out);
+    }
+
+    private static List<LoadBalancerIngress> currentIngress(Service service) {
+        if (service.getStatus() == null || service.getStatus().getLoadBalancer() == null
+                || service.getStatus().getLoadBalancer().getIngress() == null) {
+            return List.of();
+        }
+        return List.copyOf(service.getStatus().getLoadBalancer().getIngress());
+    }
+
+    static Optional<String> serviceOf(EndpointSlice slice) {
+        Map<String, String> labels = slice.getMetadata().getLabels();
+        return labels == null ? Optional.empty() : Optional.ofNullable(labels.get(ServiceSpecs.SERVICE_NAME_LABEL));
+    }
+}

@@ -1,0 +1,130 @@
+package dev.ovnj.kubernetes;
+
+import static dev.ovnj.kubernetes.Kube.NAMESPACE;
+import static dev.ovnj.kubernetes.Kube.loadBalancer;
+import static dev.ovnj.kubernetes.Kube.slice;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.ovnj.testkit.Await;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** One controller: the life of a Service's load balancer, addresses, status, conditions and Events. */
+@EnableKubernetesMockClient(crud = true)
+class ServiceLoadBalancerControllerIT extends ControllerTestBase {
+
+    @Test
+    void exposesScalesFollowsReadinessAndWithdrawsAService() {
+        controller(settings(), b -> b);
+        kube.resource(loadBalancer("web")).create();
+        kube.resource(slice("web-abcde", "web", "10.1.0.10", "10.1.0.11")).create();
+
+        awaitVips("shop/web-tcp", "{\"" + FIRST_EIP + ":80\"=\"10.1.0.10:8080,10.1.0.11:8080\"}");
+        awaitVips("shop/web-udp", "{\"" + FIRST_EIP + ":53\"=\"10.1.0.10:5353,10.1.0.11:5353\"}");
+        assertThat(nbctl.run("lr-lb-list", ROUTER)).contains(FIRST_EIP + ":80").contains(FIRST_EIP + ":53");
+        assertThat(nbctl.run("ls-lb-list", SWITCH)).contains(FIRST_EIP + ":80");
+        assertThat(claims()).isEqualTo("{ovnj.eip." + FIRST_EIP + "=\"shop/web\"}");
+        Await.until(WAIT, "ingress and condition published", () -> ingress("web").equals(List.of(FIRST_EIP))
+                && condition("web").map(c -> c.getStatus().equals("True") && c.getReason().equals("APPLIED")).orElse(false));
+        assertThat(service("web").getMetadata().getFinalizers()).contains(ControllerSettings.FINALIZER);
+        Await.until(WAIT, "an APPLIED Event", () -> events("web").stream()
+                .anyMatch(e -> e.getReason().equals("APPLIED") && e.getType().equals("Normal")));
+
+        // Scale up, then a pod turns unready: only ready endpoints are backends.
+        kube.resource(slice("web-abcde", "web", "10.1.0.10", "10.1.0.11", "10.1.0.12")).update();
+        awaitVips("shop/web-tcp", "{\"" + FIRST_EIP + ":80\"=\"10.1.0.10:8080,10.1.0.11:8080,10.1.0.12:8080\"}");
+        kube.resource(slice("web-abcde", "web", "10.1.0.12")).update();
+        awaitVips("shop/web-tcp", "{\"" + FIRST_EIP + ":80\"=\"10.1.0.12:8080\"}");
+        awaitVips("shop/web-udp", "{\"" + FIRST_EIP + ":53\"=\"10.1.0.12:5353\"}");
+
+        // A Service switching type loses its load balancer, address and finalizer, and gets them back.
+        kube.services().inNamespace(NAMESPACE).withName("web").edit(s -> {
+            s.getSpec().setType("ClusterIP");
+            return s;
+        });
+        Await.until(WAIT, "withdrawn on type ClusterIP", () -> lbNames().isEmpty() && claims().equals("{}")
+                && !service("web").getMetadata().getFinalizers().contains(ControllerSettings.FINALIZER)
+                && ingress("web").isEmpty());
+        kube.services().inNamespace(NAMESPACE).withName("web").edit(s -> {
+            s.getSpec().setType("LoadBalancer");
+            return s;
+        });
+        awaitVips("shop/web-tcp", "{\"" + FIRST_EIP + ":80\"=\"10.1.0.12:8080\"}");
+
+        // Deleting the Service removes the rows and the claim before the finalizer goes.
+        kube.resource(service("web")).delete();
+        Await.until(WAIT, "rows, claim and Service gone", () -> lbNames().isEmpty() && claims().equals("{}")
+                && service("web") == null);
+        assertThat(nbctl.run("lr-lb-list", ROUTER)).isEmpty();
+    }
+
+    @Test
+    void aRequestedAddressIsUsedAndATakenOneIsReportedAsAConflict() {
+        controller(settings(), b -> b);
+        Service asked = loadBalancer("api");
+        asked.getSpec().setLoadBalancerIP(SECOND_EIP);
+        kube.resource(asked).create();
+        awaitVips("shop/api-tcp", "{\"" + SECOND_EIP + ":80\"=\"\"}");
+        Await.until(WAIT, "ingress " + SECOND_EIP, () -> ingress("api").equals(List.of(SECOND_EIP)));
+
+        Service greedy = loadBalancer("greedy");
+        greedy.getMetadata().setAnnotations(java.util.Map.of(ServiceAnnotations.ADDRESSES, SECOND_EIP));
+        kube.resource(greedy).create();
+        Await.until(WAIT, "AddressConflict condition and Warning Event", () -> condition("greedy")
+                .map(c -> c.getReason().equals("AddressConflict") && c.getMessage().contains("shop/api")).orElse(false)
+                && events("greedy").stream().anyMatch(e -> e.getType().equals("Warning") && e.getReason().equals("AddressConflict")));
+        assertThat(ingress("greedy")).isEmpty();
+
+        // A foreign load balancer on the address another Service asks for: the engine's CONFLICT.
+        nbctl.run("lb-add", "foreign", FIRST_EIP + ":80", "10.9.9.9:80");
+        nbctl.run("lr-lb-add", ROUTER, "foreign");
+        Service clash = loadBalancer("clash");
+        clash.getSpec().setLoadBalancerIP(FIRST_EIP);
+        kube.resource(clash).create();
+        Await.until(WAIT, "CONFLICT condition", () -> condition("clash")
+                .map(c -> c.getStatus().equals("False") && c.getReason().equals("CONFLICT")).orElse(false)
+                && events("clash").stream().anyMatch(e -> e.getType().equals("Warning") && e.getReason().equals("CONFLICT")));
+        assertThat(nbctl.run("get", "Load_Balancer", "foreign", "vips")).contains("10.9.9.9:80");
+    }
+
+    @Test
+    void anAnnotatedRouterThatDoesNotExistYetIsWaitingAndABadAnnotationIsNamed() {
+        controller(settings(), b -> b);
+        Service edge = loadBalancer("edge");
+        edge.getMetadata().setAnnotations(java.util.Map.of(ServiceAnnotations.ROUTER, "edge-gw"));
+        kube.resource(edge).create();
+        Await.until(WAIT, "WAITING condition and Warning Event", () -> condition("edge")
+                .map(c -> c.getStatus().equals("False") && c.getReason().equals("WAITING") && c.getMessage().contains("edge-gw"))
+                .orElse(false)
+                && events("edge").stream().anyMatch(e -> e.getType().equals("Warning") && e.getReason().equals("WAITING")));
+        assertThat(ingress("edge")).isEmpty();
+        // The router appears: the engine writes, and the next look publishes the address.
+        nbctl.run("lr-add", "edge-gw");
+        Await.until(WAIT, "APPLIED on edge-gw", () -> condition("edge").map(c -> c.getReason().equals("APPLIED")).orElse(false)
+                && ingress("edge").equals(List.of(FIRST_EIP)));
+        assertThat(nbctl.run("lr-lb-list", "edge-gw")).contains(FIRST_EIP + ":80");
+
+        Service odd = loadBalancer("odd");
+        odd.getMetadata().setAnnotations(java.util.Map.of(ServiceAnnotations.HEALTH_CHECK, "every=5"));
+        kube.resource(odd).create();
+        Await.until(WAIT, "InvalidAnnotation condition", () -> condition("odd")
+                .map(c -> c.getReason().equals("InvalidAnnotation") && c.getMessage().contains("unknown key \"every\"")).orElse(false));
+        assertThat(lbNames()).doesNotContain("shop/odd-tcp");
+    }
+
+    @Test
+    void servesOnlyItsLoadBalancerClass() {
+        controller(settings().withLoadBalancerClass("ovnj.dev/ovn"), b -> b);
+        Service other = loadBalancer("other");
+        kube.resource(other).create();
+        Service mine = loadBalancer("mine");
+        mine.getSpec().setLoadBalancerClass("ovnj.dev/ovn");
+        kube.resource(mine).create();
+        awaitVips("shop/mine-tcp", "{\"" + FIRST_EIP + ":80\"=\"\"}");
+        assertThat(lbNames()).doesNotContain("shop/other-tcp");
+        assertThat(service("other").getMetadata().getFinalizers()).isNullOrEmpty();
+    }
+
+}
