@@ -212,6 +212,31 @@ public final class RowCache {
     }
 
     /**
+     * Replaces or drops one cached row without the server's word and without events: a test
+     * hook (package-private, reached through the tests' {@code CacheTampering}) that simulates a
+     * lost or garbled update, for the client's cache audit to find.
+     *
+     * @param table the table
+     * @param uuid the row
+     * @param edit the row to hold instead of the current one, or null to drop the row
+     */
+    void tamper(String table, UUID uuid, java.util.function.UnaryOperator<Row> edit) {
+        lock.writeLock().lock();
+        try {
+            TableCache t = table(table);
+            Row current = t.get(uuid).orElseThrow(() -> new IllegalArgumentException("no " + table + " row " + uuid));
+            Row replacement = edit.apply(current);
+            if (replacement == null) {
+                t.remove(uuid);
+            } else {
+                t.put(replacement);
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /**
      * Total number of cached rows across tables.
      *
      * @return total number of cached rows across tables
