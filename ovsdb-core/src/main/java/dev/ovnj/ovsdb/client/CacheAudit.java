@@ -130,7 +130,16 @@ final class CacheAudit {
             scheduleNext();
             return;
         }
-        audit(s).thenCompose(first -> {
+        CompletableFuture<Divergence> audited;
+        try {
+            audited = audit(s);
+        } catch (RuntimeException e) {
+            // A request that cannot even be built must not end the audits for good.
+            LOG.debug("cache audit on {} could not start: {}", s.remote, e.getMessage());
+            scheduleNext();
+            return;
+        }
+        audited.thenCompose(first -> {
                     if (first.isEmpty()) {
                         return CompletableFuture.completedFuture(first);
                     }
