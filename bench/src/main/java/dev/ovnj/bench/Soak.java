@@ -107,6 +107,9 @@ final class Soak {
                 synchronized (repairMs) {
                     repairMs.clear();
                 }
+                // The shared setup keeps every RepairEvent for the scenarios that read them; the soak
+                // does not, and must not count the harness's own list as the engine's growth.
+                e.repairs.clear();
                 long failedBefore = failed.get();
                 long start = System.nanoTime();
                 long end = start + TimeUnit.SECONDS.toNanos(window);
@@ -199,6 +202,8 @@ final class Soak {
             String name = randomDesired();
             desired.remove(name);
             removed.add(indexOf(name));
+            // A spec that comes back starts over at generation 0: the driver keeps nothing per name it dropped.
+            generation.remove(indexOf(name));
             track(e.engine.remove(Scenarios.OWNER, name));
         } else {
             // A removed spec back, or (one in four) a new one, so names keep changing too.
