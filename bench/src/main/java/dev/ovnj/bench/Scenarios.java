@@ -71,8 +71,9 @@ public final class Scenarios {
             "scale", "gc-storm", "failover", "doctor");
 
     /**
-     * Scenarios run only when {@code --only} names them: {@code soak} runs for minutes by design
-     * ({@code soak-seconds}) and measures endurance, not speed, so the full run leaves it out.
+     * Scenarios the full run leaves out: {@code soak} runs for minutes by design
+     * ({@code soak-seconds}) and measures endurance, not speed. They run when {@code --only} names
+     * them, and in a {@code --quick} run, whose soak is 25 s.
      */
     static final List<String> ON_REQUEST = List.of("soak");
 
@@ -199,7 +200,7 @@ public final class Scenarios {
         long t0 = System.nanoTime();
         List<String> failed = new ArrayList<>();
         for (String name : java.util.stream.Stream.concat(ALL.stream(), ON_REQUEST.stream()).toList()) {
-            if (only.isEmpty() ? ON_REQUEST.contains(name) : !only.contains(name)) {
+            if (only.isEmpty() ? ON_REQUEST.contains(name) && !quick : !only.contains(name)) {
                 continue;
             }
             // The time lets a profile (bench/profile.sh) be split by scenario.

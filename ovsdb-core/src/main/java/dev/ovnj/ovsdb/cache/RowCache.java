@@ -19,6 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * The replicated contents of one database's monitored tables, kept equal to the server by
@@ -220,7 +221,7 @@ public final class RowCache {
      * @param uuid the row
      * @param edit the row to hold instead of the current one, or null to drop the row
      */
-    void tamper(String table, UUID uuid, java.util.function.UnaryOperator<Row> edit) {
+    void tamper(String table, UUID uuid, UnaryOperator<Row> edit) {
         lock.writeLock().lock();
         try {
             TableCache t = table(table);

@@ -608,9 +608,9 @@ public final class OvsdbClient implements AutoCloseable {
         /**
          * Sets the mean period of the cache audit (default {@link #DEFAULT_CACHE_AUDIT}; each
          * period is jittered by up to a quarter either way, so that clients started together do
-         * not audit together). An audit selects the monitored columns of the monitored tables in
-         * one read-only transaction and compares them with the cache at the same point of the
-         * update stream; a divergence (confirmed by a second audit at once) is counted in
+         * not audit together). An audit opens a short-lived monitor like the main one (same
+         * tables, columns and conditions), cancels it once its initial contents arrived, and
+         * compares them with the cache at the same point of the update stream; a divergence (confirmed by a second audit at once) is counted in
          * {@link ClientStats#cacheDivergences()}, logged in one line and healed by a resync.
          *
          * @param period the mean period; {@link Duration#ZERO} disables the audit
