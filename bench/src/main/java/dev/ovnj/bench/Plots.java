@@ -12,7 +12,8 @@ import java.util.List;
 /**
  * The plots of one run, written next to {@code latest.md} as SVG: the scale curve (latency and
  * converge time against the number of specs), latency distributions of incremental, drift-repair
- * and gc-storm, and ovnj against the peers (bulk-create wall time against the floor, sync time).
+ * and gc-storm, ovnj against the peers (bulk-create wall time against the floor, sync time), and
+ * the soak's resources and repair p99 per window.
  * Only plots with data in the run are written.
  */
 final class Plots {
@@ -52,12 +53,28 @@ final class Plots {
                         bars, floor, "floor: lowest ovsdb-server CPU")));
             }
         }
+        List<String> windows = results.results().stream()
+                .filter(r -> r.scenario().equals("soak") && r.client().startsWith(Soak.WINDOW_PREFIX)).map(Results.Result::client)
+                .distinct().sorted(Comparator.comparingInt(w -> Integer.parseInt(w.substring(Soak.WINDOW_PREFIX.length())))).toList();
+        if (!windows.isEmpty()) {
+            double[] xs = windows.stream().mapToDouble(w -> Integer.parseInt(w.substring(Soak.WINDOW_PREFIX.length()))).toArray();
+            written.add(file(dir, "soak-resources.svg", Svg.lines("soak: per window, after the window's checks", "window", "",
+                    false, List.of(soakSeries(results, windows, xs, "heap_mb", "heap after GC (MB)"),
+                            soakSeries(results, windows, xs, "threads", "live threads"),
+                            soakSeries(results, windows, xs, "fds", "open file descriptors")))));
+            written.add(file(dir, "soak-repair.svg", Svg.lines("soak: drift repair p99 per window", "window", "ms", false,
+                    List.of(soakSeries(results, windows, xs, "repair_p99_ms", "repair p99")))));
+        }
         List<Svg.Bar> sync = bars(results, "sync", "sync_s");
         if (!sync.isEmpty()) {
             written.add(file(dir, "peers-sync.svg", Svg.bars("sync: time until the client holds the database", "seconds", sync,
                     Double.NaN, "")));
         }
         return written;
+    }
+
+    private static Svg.Series soakSeries(Results results, List<String> windows, double[] xs, String metric, String label) {
+        return new Svg.Series(label, xs, windows.stream().mapToDouble(w -> results.get("soak", w, metric).orElse(0.0)).toArray());
     }
 
     /** One size of the scale curve. */

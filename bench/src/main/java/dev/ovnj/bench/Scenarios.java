@@ -71,6 +71,13 @@ public final class Scenarios {
             "scale", "gc-storm", "failover", "doctor");
 
     /**
+     * Scenarios the full run leaves out: {@code soak} runs for minutes by design
+     * ({@code soak-seconds}) and measures endurance, not speed. They run when {@code --only} names
+     * them, and in a {@code --quick} run, whose soak is 25 s.
+     */
+    static final List<String> ON_REQUEST = List.of("soak");
+
+    /**
      * Sizes of one run: named counts ({@code bulk}, {@code monitor}, {@code cluster}, {@code sync},
      * {@code engine}, {@code incremental}, {@code drift}, {@code failover}, {@code window},
      * {@code gc}, {@code scale-changes}, {@code warm-changes}) and the spec counts of the scale curve.
@@ -94,7 +101,10 @@ public final class Scenarios {
                 new Count("drift", 1_000, 20),
                 new Count("failover", 10_000, 500),
                 new Count("window", 128, 128),
-                new Count("gc", 10_000, 500));
+                new Count("gc", 10_000, 500),
+                new Count("soak-seconds", 600, 25),
+                new Count("soak-window", 60, 5),
+                new Count("soak-specs", 500, 50));
 
         static Sizes full() {
             return new Sizes(COUNTS.stream().collect(Collectors.toUnmodifiableMap(Count::name, Count::full)),
@@ -167,6 +177,7 @@ public final class Scenarios {
                 case "--only" -> only = Set.of(args[++i].split(","));
                 case "--list" -> {
                     ALL.forEach(System.out::println);
+                    ON_REQUEST.forEach(System.out::println);
                     return;
                 }
                 case "--command" -> command = args[++i];
@@ -180,16 +191,16 @@ public final class Scenarios {
             sizes = sizes.with(o);
         }
         for (String o : only) {
-            if (!ALL.contains(o)) {
-                throw new IllegalArgumentException("unknown scenario " + o + "; scenarios: " + ALL);
+            if (!ALL.contains(o) && !ON_REQUEST.contains(o)) {
+                throw new IllegalArgumentException("unknown scenario " + o + "; scenarios: " + ALL + ", on request: " + ON_REQUEST);
             }
         }
         Scenarios s = new Scenarios(sizes, results, peers);
         System.out.println("sizes: " + s.sizes + "; machine: " + results.machine());
         long t0 = System.nanoTime();
         List<String> failed = new ArrayList<>();
-        for (String name : ALL) {
-            if (!only.isEmpty() && !only.contains(name)) {
+        for (String name : java.util.stream.Stream.concat(ALL.stream(), ON_REQUEST.stream()).toList()) {
+            if (only.isEmpty() ? ON_REQUEST.contains(name) && !quick : !only.contains(name)) {
                 continue;
             }
             // The time lets a profile (bench/profile.sh) be split by scenario.
@@ -208,6 +219,7 @@ public final class Scenarios {
                     // A tenth of the engine size: ovn-northd 23.03 needs minutes here to translate 10,000 load
                     // balancers; DiagnosisBench measures the diagnosis of 10,000 on its own.
                     case "doctor" -> DoctorScenario.run(s.sizes.get("engine") / 10, results);
+                    case "soak" -> new Soak(s).run();
                     default -> throw new IllegalStateException(name);
                 }
             } catch (Throwable e) {
@@ -1178,6 +1190,16 @@ public final class Scenarios {
         }
         target("failover: writes resume within 3 s", results.get("failover", "ovnj-engine", "resume_s"), r -> r <= 3, "%.2f s");
         target("doctor: N load balancers diagnosed in < 2 s", results.get("doctor", "ovnj", "diagnose_s"), r -> r < 2, "%.2f s");
+        if (results.get("soak", Soak.CLIENT, "futures").isPresent()) {
+            target("soak: no spec lost in any window", results.get("soak", Soak.CLIENT, "lost_specs_max"), r -> r == 0,
+                    "at most %.0f lost");
+            target("soak: every future completed", results.get("soak", Soak.CLIENT, "pending_futures"), r -> r == 0,
+                    "%.0f pending");
+            for (String metric : List.of("heap_mb", "threads", "fds")) {
+                target("soak: " + metric + " of the last window within 5% of the second's",
+                        results.get("soak", Soak.CLIENT, metric + "_growth_pct"), r -> r <= 5, "%+.1f%%");
+            }
+        }
         target("failover: reconnect bytes < 5% of a full sync", ratio("failover", "ovnj-engine", "reconnect_bytes",
                 "failover", "ovnj-engine", "full_sync_bytes"), r -> r < 0.05, "ratio = %.4f");
     }

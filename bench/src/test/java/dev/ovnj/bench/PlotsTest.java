@@ -100,6 +100,33 @@ class PlotsTest {
         assertThat(Files.readString(dir.resolve("latency-incremental.svg"))).contains("ovnj-engine-100k").contains("ovnj-engine (n=3)");
     }
 
+    /** The soak's windows become the x axis in window order, one series per resource. */
+    @Test
+    void soakWindowsArePlottedInOrder(@TempDir Path dir) throws Exception {
+        Results r = ResultsTest.sample();
+        for (int w : new int[] {3, 1, 2}) {
+            r.add("soak", Soak.windowClient(w), "heap_mb", 100 + w);
+            r.add("soak", Soak.windowClient(w), "threads", 30);
+            r.add("soak", Soak.windowClient(w), "fds", 60);
+            r.add("soak", Soak.windowClient(w), "repair_p99_ms", 4.0 * w);
+        }
+        r.add("soak", Soak.CLIENT, "futures", 10);
+
+        List<Path> written = Plots.write(r, dir);
+
+        assertThat(written).extracting(p -> p.getFileName().toString()).contains("soak-resources.svg", "soak-repair.svg");
+        String resources = Files.readString(dir.resolve("soak-resources.svg"));
+        parse(resources);
+        insideViewBox(resources);
+        assertThat(resources).contains("heap after GC (MB)", "live threads", "open file descriptors");
+        // Windows sorted 1, 2, 3: the heap line rises from left to right (SVG y grows downwards).
+        Matcher path = Pattern.compile("<path d=\"M([0-9.]+),([0-9.]+) L([0-9.]+),([0-9.]+) L([0-9.]+),([0-9.]+)").matcher(resources);
+        assertThat(path.find()).isTrue();
+        assertThat(Double.parseDouble(path.group(1))).isLessThan(Double.parseDouble(path.group(3)));
+        assertThat(Double.parseDouble(path.group(2))).isGreaterThan(Double.parseDouble(path.group(4)));
+        parse(Files.readString(dir.resolve("soak-repair.svg")));
+    }
+
     @Test
     void scaleLabelsRoundTrip() {
         assertThat(Scenarios.label(100_000)).isEqualTo("100k");

@@ -21,6 +21,9 @@ import java.util.Objects;
  *   <li>{@code ovnj.client.syncs} (counter, {@code kind=full|resumed}): initial downloads of the
  *       monitored contents, and syncs resumed with {@code monitor_cond_since};</li>
  *   <li>{@code ovnj.client.transactions}, {@code ovnj.client.inconsistencies} (counters);</li>
+ *   <li>{@code ovnj.client.cache.audits}, {@code ovnj.client.cache.divergences} (counters): cache
+ *       audits that compared the cache with the server, and those that found it different
+ *       (each healed by a resync);</li>
  *   <li>{@code ovnj.client.sync.last.size} (gauge, bytes) and {@code ovnj.client.cache.rows}
  *       (gauge): the latest monitor reply's size and the rows in the cache.</li>
  * </ul>
@@ -40,7 +43,11 @@ public final class OvsdbClientMetrics implements MeterBinder {
                     ClientStats::resumedSyncs, "kind", "resumed"),
             CounterDefinition.of("ovnj.client.transactions", "transactions committed", ClientStats::transactions),
             CounterDefinition.of("ovnj.client.inconsistencies", "updates that did not fit the cache and forced a resync",
-                    ClientStats::inconsistencies));
+                    ClientStats::inconsistencies),
+            CounterDefinition.of("ovnj.client.cache.audits", "cache audits that compared the cache with the server",
+                    ClientStats::cacheAudits),
+            CounterDefinition.of("ovnj.client.cache.divergences", "cache audits that found the cache different from the server"
+                    + " (each healed by a resync)", ClientStats::cacheDivergences));
 
     private final OvsdbClient client;
     private final Tags tags;

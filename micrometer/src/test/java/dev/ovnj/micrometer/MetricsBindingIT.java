@@ -25,7 +25,7 @@ class MetricsBindingIT {
     void clientAndEngineMetersFollowAReconcileAndARepair(OvsdbServer server) throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (OvsdbClient client = OvsdbClient.builder().remotes(server.remote())
-                     .monitor(LoadBalancerEngine.monitorRequest()).build();
+                     .monitor(LoadBalancerEngine.monitorRequest()).cacheAudit(Duration.ofMillis(100)).build();
              LoadBalancerEngine engine = LoadBalancerEngine.builder(client).build()) {
             new OvsdbClientMetrics(client, Tags.of("database", "OVN_Northbound")).bindTo(registry);
             new LoadBalancerEngineMetrics(engine).bindTo(registry);
@@ -41,6 +41,9 @@ class MetricsBindingIT {
             assertThat(registry.get("ovnj.client.connects").functionCounter().count()).isEqualTo(1.0);
             assertThat(registry.get("ovnj.client.syncs").tag("kind", "full").functionCounter().count()).isEqualTo(1.0);
             assertThat(registry.get("ovnj.client.cache.rows").gauge().value()).isPositive();
+            Await.until(Duration.ofSeconds(20), "cache audits counted",
+                    () -> registry.get("ovnj.client.cache.audits").functionCounter().count() >= 1.0);
+            assertThat(registry.get("ovnj.client.cache.divergences").functionCounter().count()).isZero();
             assertThat(registry.get("ovnj.engine.transactions").functionCounter().count()).isGreaterThanOrEqualTo(1.0);
             assertThat(registry.get("ovnj.engine.operations").functionCounter().count()).isGreaterThanOrEqualTo(1.0);
             assertThat(registry.get("ovnj.engine.transaction").tag("outcome", "success").timer().count())

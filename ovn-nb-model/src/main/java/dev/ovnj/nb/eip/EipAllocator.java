@@ -12,10 +12,12 @@ import dev.ovnj.ovsdb.tx.WaitTimedOutException;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +27,19 @@ import java.util.function.Function;
 /**
  * Hands out free external IPs from the network of a Logical_Router_Port, recording each as an
  * {@link EipClaim} in that port's {@code external_ids}.
+ *
+ * <p>Claims are idempotent: the claim key is the request's owner on its port and family. When
+ * the owner already holds an address of that family on that port, {@link #allocate} returns it
+ * without writing anything, so a controller that allocates on every start (or every reconcile)
+ * keeps its address across restarts and across processes, because the claim is read from the
+ * database, not remembered by the allocator. When the owner holds several such addresses (claims
+ * made before allocation was idempotent), the lowest is returned and the others stay claimed until
+ * released. A held address is returned even when the request now excludes it: exclusions govern
+ * new allocations only, and moving an owner's address silently is what idempotency prevents;
+ * release it ({@link #release(EipRequest)}) to have a new one chosen. A held address that no
+ * longer lies in any of the port's networks of the family (the port was renumbered) fails the
+ * allocation with an {@link IllegalStateException} naming it, for the same reason: release stays
+ * explicit.
  *
  * <p>A free address lies in the port's network, is neither the IPv4 network nor broadcast address
  * (see {@link IpNetwork#hosts()}), nor any router port's own address, nor any NAT
@@ -74,26 +89,30 @@ public final class EipAllocator {
     }
 
     /**
-     * Allocates and claims a free address.
+     * Returns the address the request's owner holds on the port in the family, or else claims a
+     * free one.
      *
-     * @param request the port, owner, family and exclusions
-     * @return the claimed address, once the claim is committed and in the client's cache; fails with
-     *     {@link EipExhaustedException} when no address is free, {@link EipConflictException} when
-     *     every attempt raced with a concurrent change, {@link IllegalArgumentException} when the port
-     *     does not exist or has no network of the family, or the client's transaction errors
+     * @param request the port, owner (the claim key), family and exclusions
+     * @return the held address, or the newly claimed one once the claim is committed and in the
+     *     client's cache; fails with {@link EipExhaustedException} when no address is free,
+     *     {@link EipConflictException} when every attempt raced with a concurrent change,
+     *     {@link IllegalArgumentException} when the port does not exist or has no network of the
+     *     family, {@link IllegalStateException} when the owner's held address lies outside the
+     *     port's networks, or the client's transaction errors
      */
     public CompletableFuture<InetAddress> allocate(EipRequest request) {
         return attempt(request, 1);
     }
 
     /**
-     * Allocates and claims a free address, blocking.
+     * Returns the address the request's owner holds, or else claims a free one, blocking.
      *
-     * @param request the port, owner, family and exclusions
+     * @param request the port, owner (the claim key), family and exclusions
      * @param timeout how long to wait; on timeout the claim may still be committed later
      * @return the claimed address
      * @throws EipExhaustedException when no address is free
      * @throws EipConflictException when every attempt raced with a concurrent change
+     * @throws IllegalStateException when the owner's held address lies outside the port's networks
      * @throws java.util.concurrent.CompletionException wrapping a TimeoutException on timeout
      */
     public InetAddress allocateAndWait(EipRequest request, Duration timeout) {
@@ -140,6 +159,41 @@ public final class EipAllocator {
     }
 
     /**
+     * Removes the claims {@link #allocate} would return for a request: every address of the
+     * request's family that its owner holds on its port. Each claim is deleted as key and owner
+     * together, so an address meanwhile released and claimed by another owner is left alone.
+     *
+     * @param request the port, owner and family; exclusions are ignored
+     * @return true once a claim was removed and the cache shows it, false when the owner held none
+     */
+    public CompletableFuture<Boolean> release(EipRequest request) {
+        List<EipClaim> held = NorthboundSnapshot.read(client.cache()).claims().stream()
+                .filter(c -> holds(c, request)).toList();
+        if (held.isEmpty()) {
+            return CompletableFuture.completedFuture(false);
+        }
+        Map<String, String> entries = new TreeMap<>();
+        held.forEach(c -> entries.put(EipClaim.key(c.ip()), c.owner()));
+        Transaction tx = client.transaction()
+                .add(Operations.mutate(LogicalRouterPort.TABLE.name())
+                        .where(LogicalRouterPort.NAME.eq(request.port()))
+                        .mutation(LogicalRouterPort.EXTERNAL_IDS.deleteEntries(entries)))
+                .build();
+        return client.transact(tx).thenApply(result -> true);
+    }
+
+    /**
+     * Removes the claims {@link #allocate} would return for a request, blocking.
+     *
+     * @param request the port, owner and family; exclusions are ignored
+     * @param timeout how long to wait
+     * @return true when a claim was removed, false when the owner held none
+     */
+    public boolean releaseAndWait(EipRequest request, Duration timeout) {
+        return Blocking.await(release(request), timeout, "EIP release for " + request.owner() + " on " + request.port());
+    }
+
+    /**
      * Counts the attempts repeated after a conflict, across all allocations of this allocator.
      *
      * @return the number of retries so far
@@ -155,7 +209,10 @@ public final class EipAllocator {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return client.transact(claim.transaction()).handle((result, error) -> {
+        if (claim.transaction().isEmpty()) {
+            return CompletableFuture.completedFuture(claim.ip());
+        }
+        return client.transact(claim.transaction().get()).handle((result, error) -> {
             if (error == null) {
                 return CompletableFuture.completedFuture(claim.ip());
             }
@@ -179,10 +236,17 @@ public final class EipAllocator {
         NorthboundSnapshot nb = NorthboundSnapshot.read(client.cache());
         LogicalRouterPort port = nb.port(request.port())
                 .orElseThrow(() -> new IllegalArgumentException("no Logical_Router_Port named " + request.port()));
-        IpNetwork network = port.networks().stream().map(IpNetwork::parse).filter(n -> n.family() == request.family())
-                .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("Logical_Router_Port " + request.port() + " has no "
-                        + request.family() + " network in " + port.networks()));
+        List<IpNetwork> networks = port.networks().stream().map(IpNetwork::parse)
+                .filter(n -> n.family() == request.family()).toList();
+        if (networks.isEmpty()) {
+            throw new IllegalArgumentException("Logical_Router_Port " + request.port() + " has no "
+                    + request.family() + " network in " + port.networks());
+        }
+        Optional<InetAddress> held = held(nb, request, networks);
+        if (held.isPresent()) {
+            return new Claim(held.get(), Optional.empty());
+        }
+        IpNetwork network = networks.get(0);
         InetAddress ip = firstFree(network, nb.usedAddresses(), request.exclude())
                 .orElseThrow(() -> new EipExhaustedException(network, request.port()));
         Transaction tx = client.transaction()
@@ -199,7 +263,29 @@ public final class EipAllocator {
                         .where(Condition.eq("_uuid", port.uuid().orElseThrow()))
                         .mutation(LogicalRouterPort.EXTERNAL_IDS.insert(EipClaim.key(ip), request.owner())))
                 .build();
-        return new Claim(ip, tx);
+        return new Claim(ip, Optional.of(tx));
+    }
+
+    /**
+     * The lowest address the owner already holds on the port in one of its networks of the
+     * family; fails when every address the owner holds there lies outside them.
+     */
+    private static Optional<InetAddress> held(NorthboundSnapshot nb, EipRequest request, List<IpNetwork> networks) {
+        List<InetAddress> held = nb.claims().stream().filter(c -> holds(c, request)).map(EipClaim::ip)
+                .sorted(Comparator.comparing(IpAddresses::toInteger)).toList();
+        Optional<InetAddress> inNetwork = held.stream().filter(ip -> networks.stream().anyMatch(n -> n.contains(ip))).findFirst();
+        if (inNetwork.isEmpty() && !held.isEmpty()) {
+            throw new IllegalStateException(request.owner() + " holds " + held.stream().map(IpAddresses::format).toList()
+                    + " on Logical_Router_Port " + request.port() + ", outside its " + request.family() + " networks "
+                    + networks + "; release the claim to allocate a new address");
+        }
+        return inNetwork;
+    }
+
+    /** Whether a claim is one the request's claim key (owner, port, family) holds. */
+    private static boolean holds(EipClaim claim, EipRequest request) {
+        return claim.owner().equals(request.owner()) && claim.port().equals(request.port())
+                && IpFamily.of(claim.ip()) == request.family();
     }
 
     /** The wait that fails the transaction at once unless a whole table's projection is still {@code rows}. */
@@ -236,7 +322,7 @@ public final class EipAllocator {
         return Optional.empty();
     }
 
-    /** An address and the transaction that claims it. */
-    private record Claim(InetAddress ip, Transaction transaction) {
+    /** An address and the transaction that claims it, none when the owner already holds it. */
+    private record Claim(InetAddress ip, Optional<Transaction> transaction) {
     }
 }

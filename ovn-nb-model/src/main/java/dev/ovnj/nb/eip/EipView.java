@@ -2,6 +2,7 @@ package dev.ovnj.nb.eip;
 
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import java.net.InetAddress;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -47,6 +48,20 @@ public final class EipView {
         List<PortNetwork> networks = nb.portNetworks(ip).stream().filter(pn -> pn.network().contains(ip)).toList();
         List<EipClaim> claims = nb.claims().stream().filter(c -> c.ip().equals(ip)).toList();
         return new EipRealization(ip, networks, nb.natUses(ip), nb.vipUses(ip), claims);
+    }
+
+    /**
+     * Lists the claims an owner holds, on any port and of either family: what
+     * {@link EipAllocator#allocate} returns for that owner comes from these.
+     *
+     * @param owner the owner named by the allocation requests
+     * @return the owner's claims, lowest address first
+     */
+    public List<EipClaim> claimsOf(String owner) {
+        return NorthboundSnapshot.read(client.cache()).claims().stream().filter(c -> c.owner().equals(owner))
+                .sorted(Comparator.comparing((EipClaim c) -> IpAddresses.bits(c.ip()))
+                        .thenComparing(c -> IpAddresses.toInteger(c.ip())))
+                .toList();
     }
 
     /**

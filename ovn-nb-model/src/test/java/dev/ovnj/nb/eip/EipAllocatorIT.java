@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ovnj.ovsdb.client.OvsdbClient;
+import dev.ovnj.ovsdb.tx.Operations;
 import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.OvsdbServer;
 import java.net.InetAddress;
@@ -78,12 +79,11 @@ class EipAllocatorIT {
     void handsOutOnlyFreeAddressesUntilTheNetworkIsExhausted() {
         OvsdbClient client = connect();
         EipAllocator allocator = new EipAllocator(client);
-        EipRequest request = EipRequest.of(EXT_PORT, "kube-dc/shalb-dev")
-                .excluding("168.119.17.56..168.119.17.58", "168.119.17.62");
-
         List<InetAddress> handedOut = new ArrayList<>();
         Throwable exhausted = null;
         while (exhausted == null && handedOut.size() < 20) {
+            EipRequest request = EipRequest.of(EXT_PORT, "kube-dc/shalb-dev/lb-" + handedOut.size())
+                    .excluding("168.119.17.56..168.119.17.58", "168.119.17.62");
             try {
                 handedOut.add(allocator.allocateAndWait(request, WAIT));
             } catch (EipExhaustedException e) {
@@ -97,26 +97,27 @@ class EipAllocatorIT {
         assertThat(exhausted).hasMessageContaining("168.119.17.48/28").hasMessageContaining(EXT_PORT);
         Map<InetAddress, String> recorded = claimsByNbctl(EXT_PORT);
         assertThat(recorded.keySet()).containsExactlyInAnyOrderElementsOf(handedOut);
-        assertThat(recorded.values()).containsOnly("kube-dc/shalb-dev");
+        assertThat(recorded.values()).containsExactlyInAnyOrder("kube-dc/shalb-dev/lb-0", "kube-dc/shalb-dev/lb-1",
+                "kube-dc/shalb-dev/lb-2", "kube-dc/shalb-dev/lb-3", "kube-dc/shalb-dev/lb-4", "kube-dc/shalb-dev/lb-5");
         assertThat(allocator.retries()).isZero();
 
         EipRealization claimed = new EipView(client).realization("168.119.17.49");
-        assertThat(claimed.claims()).containsExactly(new EipClaim(ip("168.119.17.49"), "kube-dc/shalb-dev", ROUTER, EXT_PORT));
+        assertThat(claimed.claims()).containsExactly(new EipClaim(ip("168.119.17.49"), "kube-dc/shalb-dev/lb-0", ROUTER, EXT_PORT));
         assertThat(claimed.isUnused()).isFalse();
     }
 
     @Test
     void releaseFreesTheAddressForTheNextAllocation() {
         EipAllocator allocator = new EipAllocator(connect());
-        EipRequest request = EipRequest.of(EXT_PORT, "owner-a");
-        assertThat(allocator.allocateAndWait(request, WAIT)).isEqualTo(ip("168.119.17.49"));
-        assertThat(allocator.allocateAndWait(request, WAIT)).isEqualTo(ip("168.119.17.50"));
+        EipRequest a = EipRequest.of(EXT_PORT, "owner-a");
+        assertThat(allocator.allocateAndWait(a, WAIT)).isEqualTo(ip("168.119.17.49"));
+        assertThat(allocator.allocateAndWait(EipRequest.of(EXT_PORT, "owner-b"), WAIT)).isEqualTo(ip("168.119.17.50"));
 
         assertThat(allocator.releaseAndWait("168.119.17.49", WAIT)).isTrue();
 
         assertThat(claimsByNbctl(EXT_PORT)).containsOnlyKeys(ip("168.119.17.50"));
         assertThat(allocator.releaseAndWait("168.119.17.49", WAIT)).isFalse();
-        assertThat(allocator.allocateAndWait(request.withFamily(IpFamily.IPV4), WAIT)).isEqualTo(ip("168.119.17.49"));
+        assertThat(allocator.allocateAndWait(EipRequest.of(EXT_PORT, "owner-c"), WAIT)).isEqualTo(ip("168.119.17.49"));
     }
 
     @Test
@@ -127,7 +128,8 @@ class EipAllocatorIT {
         // fd00:10:: is the Subnet-Router anycast address and fd00:10::1 the port.
         assertThat(allocator.allocateAndWait(request, WAIT)).isEqualTo(ip("fd00:10::2"));
         // fd00:10::55 is a VIP.
-        assertThat(allocator.allocateAndWait(request.excluding("fd00:10::3..fd00:10::54"), WAIT)).isEqualTo(ip("fd00:10::56"));
+        EipRequest other = new EipRequest(EXT6_PORT, "owner-6b", IpFamily.IPV6, List.of());
+        assertThat(allocator.allocateAndWait(other.excluding("fd00:10::3..fd00:10::54"), WAIT)).isEqualTo(ip("fd00:10::56"));
 
         assertThat(claimsByNbctl(EXT6_PORT)).containsOnlyKeys(ip("fd00:10::2"), ip("fd00:10::56"));
         assertThat(Nbctl.of(server).run("get", "Logical_Router_Port", EXT6_PORT, "external_ids:\"ovnj.eip.fd00:10::2\""))
@@ -198,5 +200,105 @@ class EipAllocatorIT {
                 .isInstanceOf(EipConflictException.class).hasMessageContaining(EXT_PORT).hasMessageContaining("1 attempts");
         assertThat(claimsByNbctl(EXT_PORT)).isEqualTo(Map.of(ip("168.119.17.49"), "first"));
         assertThat(once.retries()).isZero();
+    }
+
+    @Test
+    void allocatingAgainForTheSameOwnerReturnsTheAddressItHoldsEvenAfterARestart() {
+        OvsdbClient first = connect();
+        EipAllocator allocator = new EipAllocator(first);
+        EipRequest a = EipRequest.of(EXT_PORT, "ns/a");
+
+        assertThat(allocator.allocateAndWait(a, WAIT)).isEqualTo(ip("168.119.17.49"));
+        assertThat(allocator.allocateAndWait(a, WAIT)).isEqualTo(ip("168.119.17.49"));
+        assertThat(allocator.allocateAndWait(EipRequest.of(EXT_PORT, "ns/b"), WAIT)).isEqualTo(ip("168.119.17.50"));
+        // The claim key is owner, port and family: the same owner gets its own IPv6 address.
+        InetAddress v6 = allocator.allocateAndWait(new EipRequest(EXT6_PORT, "ns/a", IpFamily.IPV6, List.of()), WAIT);
+        assertThat(v6).isEqualTo(ip("fd00:10::2"));
+
+        // A restarted controller: a new client and a new allocator, nothing remembered in memory.
+        first.close();
+        EipAllocator restarted = new EipAllocator(connect());
+        assertThat(restarted.allocateAndWait(a, WAIT)).isEqualTo(ip("168.119.17.49"));
+        assertThat(restarted.allocateAndWait(new EipRequest(EXT6_PORT, "ns/a", IpFamily.IPV6, List.of()), WAIT)).isEqualTo(v6);
+
+        assertThat(claimsByNbctl(EXT_PORT)).isEqualTo(Map.of(ip("168.119.17.49"), "ns/a", ip("168.119.17.50"), "ns/b"));
+        assertThat(claimsByNbctl(EXT6_PORT)).isEqualTo(Map.of(v6, "ns/a"));
+        assertThat(new EipView(clients.get(1)).claimsOf("ns/a")).containsExactly(
+                new EipClaim(ip("168.119.17.49"), "ns/a", ROUTER, EXT_PORT), new EipClaim(v6, "ns/a", ROUTER, EXT6_PORT));
+    }
+
+    /**
+     * Two allocators on separate connections allocate for the same owner while the server is
+     * paused, so every allocation reads the same empty state and picks .49: the losers must be
+     * refused by the wait and, on retry, find the owner's claim instead of taking a second address.
+     */
+    @Test
+    void concurrentAllocationsForOneOwnerYieldOneAddress() {
+        EipAllocator a = new EipAllocator(connect(), 20);
+        EipAllocator b = new EipAllocator(connect(), 20);
+        List<CompletableFuture<InetAddress>> futures = new ArrayList<>();
+
+        server.pause();
+        try {
+            for (int i = 0; i < 3; i++) {
+                futures.add(a.allocate(EipRequest.of(EXT_PORT, "ns/a").excluding("168.119.17.49")));
+                futures.add(b.allocate(EipRequest.of(EXT_PORT, "ns/a")));
+            }
+        } finally {
+            server.resume();
+        }
+
+        List<InetAddress> got = futures.stream().map(f -> f.orTimeout(WAIT.toMillis(), TimeUnit.MILLISECONDS).join()).toList();
+        assertThat(got).hasSize(6).containsOnly(got.get(0));
+        assertThat(got.get(0)).isIn(ip("168.119.17.49"), ip("168.119.17.50"));
+        assertThat(claimsByNbctl(EXT_PORT)).isEqualTo(Map.of(got.get(0), "ns/a"));
+        assertThat(a.retries() + b.retries()).as("losers retried rather than failed").isPositive();
+    }
+
+    @Test
+    void aHeldAddressIsKeptWhenNowExcludedAndAStaleOneMustBeReleased() {
+        OvsdbClient client = connect();
+        EipAllocator allocator = new EipAllocator(client);
+        EipRequest a = EipRequest.of(EXT_PORT, "ns/a");
+        assertThat(allocator.allocateAndWait(a, WAIT)).isEqualTo(ip("168.119.17.49"));
+
+        // Exclusions govern new allocations only: the owner's address does not move.
+        assertThat(allocator.allocateAndWait(a.excluding("168.119.17.49"), WAIT)).isEqualTo(ip("168.119.17.49"));
+
+        // The port is renumbered: the held address is no longer routable there, and is not dropped silently.
+        Nbctl.of(server).run("set", "Logical_Router_Port", EXT_PORT, "networks=\"192.0.2.1/29\"");
+        catchUp(client);
+        assertThatThrownBy(() -> allocator.allocateAndWait(a, WAIT)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("ns/a").hasMessageContaining("168.119.17.49").hasMessageContaining("release");
+        assertThat(claimsByNbctl(EXT_PORT)).isEqualTo(Map.of(ip("168.119.17.49"), "ns/a"));
+
+        assertThat(allocator.releaseAndWait(a, WAIT)).isTrue();
+        assertThat(claimsByNbctl(EXT_PORT)).isEmpty();
+        assertThat(allocator.releaseAndWait(a, WAIT)).isFalse();
+        assertThat(allocator.allocateAndWait(a, WAIT)).isEqualTo(ip("192.0.2.2"));
+    }
+
+    /** Claims made before allocation was idempotent: the lowest is the owner's, the others stay until released. */
+    @Test
+    void anOwnerWithSeveralClaimsGetsTheLowestAndReleaseByOwnerRemovesOnlyItsOwn() {
+        Nbctl nbctl = Nbctl.of(server);
+        nbctl.run("set", "Logical_Router_Port", EXT_PORT, "external_ids:\"ovnj.eip.168.119.17.52\"=legacy",
+                "external_ids:\"ovnj.eip.168.119.17.50\"=legacy", "external_ids:\"ovnj.eip.168.119.17.49\"=other");
+        EipAllocator allocator = new EipAllocator(connect());
+        EipRequest legacy = EipRequest.of(EXT_PORT, "legacy");
+
+        assertThat(allocator.allocateAndWait(legacy, WAIT)).isEqualTo(ip("168.119.17.50"));
+        assertThat(allocator.releaseAndWait(legacy, WAIT)).isTrue();
+
+        assertThat(claimsByNbctl(EXT_PORT)).isEqualTo(Map.of(ip("168.119.17.49"), "other"));
+        assertThat(allocator.allocateAndWait(legacy, WAIT)).isEqualTo(ip("168.119.17.50"));
+    }
+
+    /**
+     * Makes the client's cache show everything committed so far: the reply to its own transaction
+     * is processed after every update that precedes it.
+     */
+    private static void catchUp(OvsdbClient client) {
+        client.transactAndWait(client.transaction().add(Operations.comment("catch up")).build(), WAIT);
     }
 }

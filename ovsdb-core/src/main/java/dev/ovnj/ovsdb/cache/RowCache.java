@@ -19,6 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * The replicated contents of one database's monitored tables, kept equal to the server by
@@ -209,6 +210,31 @@ public final class RowCache {
             lock.writeLock().unlock();
         }
         fire(events);
+    }
+
+    /**
+     * Replaces or drops one cached row without the server's word and without events: a test
+     * hook (package-private, reached through the tests' {@code CacheTampering}) that simulates a
+     * lost or garbled update, for the client's cache audit to find.
+     *
+     * @param table the table
+     * @param uuid the row
+     * @param edit the row to hold instead of the current one, or null to drop the row
+     */
+    void tamper(String table, UUID uuid, UnaryOperator<Row> edit) {
+        lock.writeLock().lock();
+        try {
+            TableCache t = table(table);
+            Row current = t.get(uuid).orElseThrow(() -> new IllegalArgumentException("no " + table + " row " + uuid));
+            Row replacement = edit.apply(current);
+            if (replacement == null) {
+                t.remove(uuid);
+            } else {
+                t.put(replacement);
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
     }
 
     /**

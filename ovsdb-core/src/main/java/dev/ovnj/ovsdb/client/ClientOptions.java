@@ -26,12 +26,13 @@ import java.util.Optional;
  * @param maxPendingRequests requests in flight per connection before new ones fail fast
  * @param model the typed model each server's schema is checked against, if any
  * @param compatibility what a server whose schema does not fit the model means
+ * @param cacheAudit the mean period of the cache audit; zero disables it
  */
 public record ClientOptions(List<Remote> remotes, String database, Optional<TlsConfig> tls, boolean leaderOnly,
                             MonitorRequest monitor, Duration probeInterval, Duration requestTimeout,
                             Duration connectTimeout, Duration minBackoff, Duration maxBackoff,
                             FrameLimits frameLimits, int maxPendingRequests, Optional<DatabaseModel> model,
-                            Compatibility compatibility) {
+                            Compatibility compatibility, Duration cacheAudit) {
 
     /**
      * Checks the values.
@@ -50,6 +51,7 @@ public record ClientOptions(List<Remote> remotes, String database, Optional<TlsC
      * @param remotes servers to try, in order (several for a cluster)
      * @param requestTimeout bound on every request (transact, monitor, get_schema)
      * @param tls TLS material for {@code ssl:} remotes
+     * @param cacheAudit the mean period of the cache audit; zero disables it
      */
     public ClientOptions {
         remotes = List.copyOf(remotes);
@@ -70,6 +72,9 @@ public record ClientOptions(List<Remote> remotes, String database, Optional<TlsC
         }
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(compatibility, "compatibility");
+        if (cacheAudit == null || cacheAudit.isNegative() || !cacheAudit.isZero() && cacheAudit.toMillis() < 1) {
+            throw new IllegalArgumentException("cacheAudit must be zero (disabled) or at least 1 ms, got " + cacheAudit);
+        }
         if (model.isPresent() && !model.get().name().equals(database)) {
             throw new IllegalArgumentException("the model is of database " + model.get().name() + ", not " + database);
         }

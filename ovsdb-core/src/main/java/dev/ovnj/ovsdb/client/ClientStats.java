@@ -9,7 +9,10 @@ package dev.ovnj.ovsdb.client;
  * @param lastSyncBytes bytes received for the most recent monitor reply: the whole contents, or when resumed only the changes
  * @param transactions transactions committed
  * @param inconsistencies updates that did not fit the cache and forced a resync
+ * @param cacheAudits cache audits that compared the cache with the server
+ * @param cacheDivergences audits that found the cache different from the server (confirmed by a
+ *     second audit), each healed by a resync
  */
 public record ClientStats(long connects, long fullSyncs, long resumedSyncs, long lastSyncBytes,
-                          long transactions, long inconsistencies) {
+                          long transactions, long inconsistencies, long cacheAudits, long cacheDivergences) {
 }

@@ -31,6 +31,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A monitor-driven OVSDB client for one database: it connects to one of its remotes (the leader,
@@ -74,8 +75,10 @@ public final class OvsdbClient implements AutoCloseable {
     private final ConnectionSupervisor supervisor;
     private final LockManager locks;
     private final TransactionRunner transactions;
+    private final CacheAudit audit;
     private final CompletableFuture<OvsdbClient> firstSync;
     private volatile CompatibilityReport compatibility;
+    private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean closed;
 
     private OvsdbClient(ClientOptions options) {
@@ -100,6 +103,7 @@ public final class OvsdbClient implements AutoCloseable {
         supervisor.onSynced(locks::resume);
         supervisor.onSynced(monitors::reopenSides);
         this.transactions = new TransactionRunner(options, callbacks, supervisor::current);
+        this.audit = new CacheAudit(options, group.next(), callbacks, feed, monitors, supervisor::current);
         this.firstSync = supervisor.firstSync().thenApply(x -> this);
     }
 
@@ -121,7 +125,10 @@ public final class OvsdbClient implements AutoCloseable {
      * @return a future of this client, synced
      */
     public CompletableFuture<OvsdbClient> start() {
-        supervisor.start();
+        if (!started.getAndSet(true)) {
+            supervisor.start();
+            audit.start();
+        }
         return firstSync;
     }
 
@@ -235,7 +242,12 @@ public final class OvsdbClient implements AutoCloseable {
      */
     public ClientStats stats() {
         return new ClientStats(supervisor.connects(), feed.fullSyncs(), feed.resumedSyncs(), feed.lastSyncBytes(),
-                transactions.committed(), feed.inconsistencies());
+                transactions.committed(), feed.inconsistencies(), audit.audits(), audit.divergences());
+    }
+
+    /** The cache audit, for tests that look at more than {@link #stats()} says. */
+    CacheAudit cacheAudit() {
+        return audit;
     }
 
     /**
@@ -409,6 +421,7 @@ public final class OvsdbClient implements AutoCloseable {
             return;
         }
         closed = true;
+        audit.close();
         supervisor.close();
         monitors.endAll();
         group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
@@ -443,6 +456,9 @@ public final class OvsdbClient implements AutoCloseable {
 
     /** Builds an {@link OvsdbClient}; defaults follow OVS (probe 5 s, leader-only, backoff up to 8 s). */
     public static final class Builder {
+        /** The default mean period of the cache audit: 5 minutes. */
+        public static final Duration DEFAULT_CACHE_AUDIT = Duration.ofMinutes(5);
+
         private List<Remote> remotes = List.of();
         private String database = "OVN_Northbound";
         private TlsConfig tls;
@@ -457,6 +473,7 @@ public final class OvsdbClient implements AutoCloseable {
         private int maxPendingRequests = RpcConnection.DEFAULT_MAX_PENDING_REQUESTS;
         private DatabaseModel model;
         private Compatibility compatibility = Compatibility.LENIENT;
+        private Duration cacheAudit = DEFAULT_CACHE_AUDIT;
 
         private Builder() {
         }
@@ -600,6 +617,23 @@ public final class OvsdbClient implements AutoCloseable {
         }
 
         /**
+         * Sets the mean period of the cache audit (default {@link #DEFAULT_CACHE_AUDIT}; each
+         * period is jittered by up to a quarter either way, so that clients started together do
+         * not audit together). An audit opens a short-lived monitor like the main one (same
+         * tables, columns and conditions), cancels it once its initial contents arrived, and
+         * compares them with the cache at the same point of the update stream; a divergence (confirmed by a second audit at once) is counted in
+         * {@link ClientStats#cacheDivergences()}, logged in one line and healed by a resync.
+         *
+         * @param period the mean period; {@link Duration#ZERO} disables the audit
+         * @return this builder
+         */
+        public Builder cacheAudit(Duration period) {
+            // Checked by ClientOptions when built.
+            this.cacheAudit = period;
+            return this;
+        }
+
+        /**
          * Builds the client; call {@link OvsdbClient#start()} to connect.
          *
          * @return the client
@@ -607,7 +641,7 @@ public final class OvsdbClient implements AutoCloseable {
         public OvsdbClient build() {
             return new OvsdbClient(new ClientOptions(remotes, database, Optional.ofNullable(tls), leaderOnly, monitor,
                     probeInterval, requestTimeout, connectTimeout, minBackoff, maxBackoff, frameLimits, maxPendingRequests,
-                    Optional.ofNullable(model), compatibility));
+                    Optional.ofNullable(model), compatibility, cacheAudit));
         }
     }
 }

@@ -38,7 +38,8 @@ class ClientPartsTest {
     private static final DatabaseSchema SCHEMA = DatabaseSchema.parse(json(Schemas.ovnNorthboundJson()));
     private static final ClientOptions OPTIONS = new ClientOptions(List.of(Remote.parse("tcp:127.0.0.1:1")), "OVN_Northbound",
             Optional.empty(), true, MonitorRequest.allTables(), Duration.ZERO, Duration.ZERO, Duration.ofSeconds(1),
-            Duration.ofMillis(100), Duration.ofSeconds(1), FrameLimits.defaults(), 100, Optional.empty(), Compatibility.LENIENT);
+            Duration.ofMillis(100), Duration.ofSeconds(1), FrameLimits.defaults(), 100, Optional.empty(), Compatibility.LENIENT,
+            Duration.ZERO);
 
     private final CallbackThread callbacks = new CallbackThread();
     private final RpcConnection rpc = new RpcConnection(Runnable::run, n -> { });
