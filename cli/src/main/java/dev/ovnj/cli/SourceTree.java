@@ -70,10 +70,30 @@ final class SourceTree {
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
             throw new DesiredStateException(name + ":" + line + ": not valid " + (json ? "JSON" : "YAML") + ": "
-                    + e.getOriginalMessage().lines().findFirst().orElse(""), e);
+                    + problem(e.getOriginalMessage()), e);
         } catch (IOException e) {
             throw new DesiredStateException(name + ": cannot read: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The parser's message without the parts that only point into the text: SnakeYAML says
+     * "while parsing a block collection / in 'reader', line 5, column 7: / (the line) / ^ /
+     * expected <block end>, but found '<block mapping start>' / in 'reader', line 6, column 8: ...",
+     * whose first line alone says nothing useful; this keeps "while parsing a block collection
+     * (line 5, column 7): expected <block end>, but found '<block mapping start>' (line 6, column 8)".
+     */
+    static String problem(String message) {
+        StringBuilder out = new StringBuilder();
+        for (String l : message.lines().toList()) {
+            String t = l.strip();
+            if (t.startsWith("in 'reader', ")) {
+                out.append(" (").append(t.substring("in 'reader', ".length()).replaceAll(":$", "")).append(')');
+            } else if (!t.isEmpty() && !t.equals("^") && !l.startsWith(" ")) {
+                out.append(out.length() == 0 ? "" : ": ").append(t);
+            }
+        }
+        return out.toString();
     }
 
     private static SourceNode value(String name, JsonParser p, int line) throws IOException {

@@ -162,6 +162,11 @@ class DesiredStateReaderTest {
                 .hasMessage("s.yaml:2: field \"owner\" is given twice");
         assertThatThrownBy(() -> DesiredStateReader.parse("s.json", "{\"owner\": \"a\",\n \"loadBalancers\": [}"))
                 .hasMessageStartingWith("s.json:2: not valid JSON: ");
+        // The useful part of a YAML syntax error is after its first line: what was expected, and where.
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml",
+                "owner: x\nloadBalancers:\n  - name: a\n    vips:\n      - vip: 1.2.3.4:80\n       backends: [1.1.1.1:80]\n"))
+                .hasMessageStartingWith("s.yaml:6: not valid YAML: while parsing a block collection (line 5, column 7): "
+                        + "expected <block end>, but found '<block mapping start>' (line 6, column 8)");
         assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", "owner: [a\nloadBalancers: []\n"))
                 .hasMessageStartingWith("s.yaml:").hasMessageContaining("not valid YAML");
         assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", "")).hasMessage("s.yaml: the file is empty");
