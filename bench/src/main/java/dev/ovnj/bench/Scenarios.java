@@ -67,8 +67,11 @@ public final class Scenarios {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Every scenario, in the order a run executes them; {@code --only} takes these names. */
-    static final List<String> ALL = List.of("bulk-create", "bulk-create-monitor", "bulk-create-cluster", "sync", "engine",
-            "scale", "gc-storm", "failover", "doctor");
+    static final List<String> ALL = java.util.stream.Stream.of(List.of("bulk-create", "bulk-create-monitor", "bulk-create-cluster", "sync", "engine",
+            "scale", "gc-storm", "failover", "doctor"),
+            // issue 33: whole commands and a controller's restart, each scenario a class of its own
+            List.of(CliStatusScenario.NAME, RestartApplyScenario.NAME, CliStartupScenario.NAME))
+            .flatMap(List::stream).toList();
 
     /**
      * Sizes of one run: named counts ({@code bulk}, {@code monitor}, {@code cluster}, {@code sync},
@@ -208,6 +211,10 @@ public final class Scenarios {
                     // A tenth of the engine size: ovn-northd 23.03 needs minutes here to translate 10,000 load
                     // balancers; DiagnosisBench measures the diagnosis of 10,000 on its own.
                     case "doctor" -> DoctorScenario.run(s.sizes.get("engine") / 10, results);
+                    // issue 33, at the engine size (10,000 in a full run)
+                    case CliStatusScenario.NAME -> CliStatusScenario.run(s.sizes.get("engine"), results);
+                    case RestartApplyScenario.NAME -> RestartApplyScenario.run(s.sizes.get("engine"), results);
+                    case CliStartupScenario.NAME -> CliStartupScenario.run(results);
                     default -> throw new IllegalStateException(name);
                 }
             } catch (Throwable e) {
@@ -1178,6 +1185,13 @@ public final class Scenarios {
         }
         target("failover: writes resume within 3 s", results.get("failover", "ovnj-engine", "resume_s"), r -> r <= 3, "%.2f s");
         target("doctor: N load balancers diagnosed in < 2 s", results.get("doctor", "ovnj", "diagnose_s"), r -> r < 2, "%.2f s");
+        // issue 33
+        target("cli-status: ovnj status no slower than ovn-nbctl lb-list", results.get(CliStatusScenario.NAME, "ovnj", "x_nbctl"),
+                r -> r <= 1, "ovnj wall / ovn-nbctl wall = %.2f");
+        target("restart-apply: no-op apply after a restart within 1.5x of the sync",
+                results.get(RestartApplyScenario.NAME, "ovnj-engine", "x_sync"), r -> r <= 1.5, "apply / sync = %.2f");
+        target("cli-startup: ovnj version under 0.3 s of CPU", results.get(CliStartupScenario.NAME, "ovnj", "cpu_s"),
+                r -> r < 0.3, "%.2f s");
         target("failover: reconnect bytes < 5% of a full sync", ratio("failover", "ovnj-engine", "reconnect_bytes",
                 "failover", "ovnj-engine", "full_sync_bytes"), r -> r < 0.05, "ratio = %.4f");
     }
