@@ -7,9 +7,10 @@
 # scenario and writes bench/results/latest.json, latest.md and the SVG plots; the full run (without
 # --quick or --only) then runs the JMH micro-benchmarks into jmh.txt and appends them to latest.md.
 # Scenarios: bulk-create, bulk-create-monitor, bulk-create-cluster, sync, engine, scale,
-# gc-storm, failover, doctor; soak (10 minutes of churn, foreign deletions and a server restart a
-# minute; --size soak-seconds=3600 for an hour) only with --only soak, or for 25 s with --quick.
-# Peers: OVS Python IDL, ovn-nbctl daemon, OpenDaylight OVSDB library.
+# gc-storm, failover, doctor, cli-status, restart-apply, cli-startup (the last three: issue 33, whole `ovnj`
+# commands through the ./ovnj launcher and a restarted controller); soak (10 minutes of churn, foreign
+# deletions and a server restart a minute; --size soak-seconds=3600 for an hour) only with --only soak,
+# or for 25 s with --quick. Peers: OVS Python IDL, ovn-nbctl daemon, OpenDaylight OVSDB library.
 #   --quick  small sizes, a few minutes; used in CI
 #   --size   override one size (bulk, monitor, cluster, sync, engine, incremental, drift, failover,
 #            window, gc, scale-changes, warm-changes, scale-forks, bulk-passes, soak-seconds, soak-window,

@@ -67,8 +67,11 @@ public final class Scenarios {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Every scenario, in the order a run executes them; {@code --only} takes these names. */
-    static final List<String> ALL = List.of("bulk-create", "bulk-create-monitor", "bulk-create-cluster", "sync", "engine",
-            "scale", "gc-storm", "failover", "doctor");
+    static final List<String> ALL = java.util.stream.Stream.of(List.of("bulk-create", "bulk-create-monitor", "bulk-create-cluster", "sync", "engine",
+            "scale", "gc-storm", "failover", "doctor"),
+            // issue 33: whole commands and a controller's restart, each scenario a class of its own
+            List.of(CliStatusScenario.NAME, RestartApplyScenario.NAME, CliStartupScenario.NAME))
+            .flatMap(List::stream).toList();
 
     /**
      * Scenarios the full run leaves out: {@code soak} runs for minutes by design
@@ -220,6 +223,10 @@ public final class Scenarios {
                     // balancers; DiagnosisBench measures the diagnosis of 10,000 on its own.
                     case "doctor" -> DoctorScenario.run(s.sizes.get("engine") / 10, results);
                     case "soak" -> new Soak(s).run();
+                    // issue 33, at the engine size (10,000 in a full run)
+                    case CliStatusScenario.NAME -> CliStatusScenario.run(s.sizes.get("engine"), results);
+                    case RestartApplyScenario.NAME -> RestartApplyScenario.run(s.sizes.get("engine"), results);
+                    case CliStartupScenario.NAME -> CliStartupScenario.run(results);
                     default -> throw new IllegalStateException(name);
                 }
             } catch (Throwable e) {
@@ -1202,6 +1209,13 @@ public final class Scenarios {
                         results.get("soak", Soak.CLIENT, metric + "_growth_pct"), r -> r <= 5, "%+.1f%%");
             }
         }
+        // issue 33
+        target("cli-status: ovnj status no slower than ovn-nbctl lb-list", results.get(CliStatusScenario.NAME, "ovnj", "x_nbctl"),
+                r -> r <= 1, "ovnj wall / ovn-nbctl wall = %.2f");
+        target("restart-apply: no-op apply after a restart within 1.5x of the sync",
+                results.get(RestartApplyScenario.NAME, "ovnj-engine", "x_sync"), r -> r <= 1.5, "apply / sync = %.2f");
+        target("cli-startup: ovnj version under 0.3 s of CPU", results.get(CliStartupScenario.NAME, "ovnj", "cpu_s"),
+                r -> r < 0.3, "%.2f s");
         target("failover: reconnect bytes < 5% of a full sync", ratio("failover", "ovnj-engine", "reconnect_bytes",
                 "failover", "ovnj-engine", "full_sync_bytes"), r -> r < 0.05, "ratio = %.4f");
     }

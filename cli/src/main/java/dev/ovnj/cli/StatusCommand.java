@@ -3,7 +3,14 @@ package dev.ovnj.cli;
 import dev.ovnj.lb.BackendHealthView;
 import dev.ovnj.lb.LoadBalancerEngine;
 import dev.ovnj.lb.plan.LoadBalancerPlan;
+import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.client.OvsdbClient;
+import dev.ovnj.ovsdb.monitor.MonitorRequest;
+import dev.ovnj.ovsdb.monitor.TableMonitor;
+import java.io.BufferedWriter;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +21,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code ovnj status}: the owned load balancers as the database holds them, and their problems.
- * Reads the client's cache only. The database does not record where a spec wanted to be attached,
+ * Reads the client's cache only; without {@code --file} it starts no engine and monitors only what
+ * the report reads ({@link #monitorRequest()}). The database does not record where a spec wanted to be attached,
  * so routers and switches that do not exist are found only when {@code --file} says what is wanted.
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
@@ -45,31 +53,57 @@ final class StatusCommand implements Callable<Integer> {
     public Integer call() {
         DesiredState state = file == null ? null : DesiredStateReader.read(file);
         String who = state == null ? owner : state.ownerOr(owner);
-        try (NorthboundSession session = NorthboundSession.open(db)) {
-            NorthboundSnapshot snapshot = NorthboundSnapshot.of(session.client().cache());
-            Map<String, List<String>> pending = Map.of();
-            List<String> conflicts = List.of();
-            if (state != null) {
-                EffectiveSpecs specs = EffectiveSpecs.of(state, who);
-                LoadBalancerPlan plan = session.engine().plan(who, specs.specs());
-                pending = plan.pending();
-                conflicts = plan.conflicts();
+        if (state == null) {
+            // Nothing to plan: no engine (it would map and index every row for nothing), and only
+            // the tables and columns the report reads.
+            try (OvsdbClient client = db.connect(db.remotes(), "OVN_Northbound", monitorRequest(), "--db")) {
+                return report(client.cache(), who, Map.of(), List.of());
             }
-            Map<String, Map<String, String>> health = Map.of();
-            if (southbound != null) {
-                try (OvsdbClient sb = db.connect(southbound, "OVN_Southbound", LoadBalancerEngine.southboundMonitorRequest(), "--sb")) {
-                    sb.cache().addIndex(BackendHealthView.MONITOR_BY_IP);
-                    health = BackendHealthReport.read(session.client().cache(), sb.cache());
-                }
-            }
-            StatusReport report = StatusReport.of(snapshot, who, pending, conflicts, health);
-            if (output.json()) {
-                JsonDocument.print(System.out, StatusJson.of(snapshot, who, pending, conflicts, health));
-            } else {
-                report.lines().forEach(System.out::println);
-            }
-            System.out.flush();
-            return report.problems() == 0 ? 0 : 1;
         }
+        try (NorthboundSession session = NorthboundSession.open(db)) {
+            LoadBalancerPlan plan = session.engine().plan(who, EffectiveSpecs.of(state, who).specs());
+            return report(session.client().cache(), who, plan.pending(), plan.conflicts());
+        }
+    }
+
+    /**
+     * What {@code ovnj status} without {@code --file} reads: the load balancers whole, and of the
+     * routers, switches, groups and router ports only the columns that say what holds which load
+     * balancer and the routers' networks. A switch's {@code ports} (often the largest column of a
+     * Northbound database) is not among them.
+     *
+     * @return the monitor request
+     */
+    static MonitorRequest monitorRequest() {
+        return MonitorRequest.of(TableMonitor.all("Load_Balancer"),
+                TableMonitor.all("Load_Balancer_Health_Check"),
+                TableMonitor.all("Load_Balancer_Group").columns("name", "load_balancer"),
+                TableMonitor.all("Logical_Router").columns("name", "ports", "load_balancer", "load_balancer_group"),
+                TableMonitor.all("Logical_Router_Port").columns("name", "networks"),
+                TableMonitor.all("Logical_Switch").columns("name", "load_balancer", "load_balancer_group"))
+                .withoutRowVersions();
+    }
+
+    private int report(RowCache nb, String who, Map<String, List<String>> pending, List<String> conflicts) {
+        NorthboundSnapshot snapshot = NorthboundSnapshot.of(nb);
+        Map<String, Map<String, String>> health = Map.of();
+        if (southbound != null) {
+            try (OvsdbClient sb = db.connect(southbound, "OVN_Southbound", LoadBalancerEngine.southboundMonitorRequest(), "--sb")) {
+                sb.cache().addIndex(BackendHealthView.MONITOR_BY_IP);
+                health = BackendHealthReport.read(nb, sb.cache());
+            }
+        }
+        StatusReport report = StatusReport.of(snapshot, who, pending, conflicts, health);
+        if (output.json()) {
+            JsonDocument.print(System.out, StatusJson.of(snapshot, who, pending, conflicts, health));
+        } else {
+            // One write for the whole report: System.out flushes at every line, a system call
+            // per load balancer.
+            PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16));
+            report.lines().forEach(out::println);
+            out.flush();
+        }
+        System.out.flush();
+        return report.problems() == 0 ? 0 : 1;
     }
 }
