@@ -32,10 +32,17 @@ public final class Schemas {
      * @return the path of the written {@code ovn-nb.ovsschema}
      */
     public static Path ovnNorthbound(Path dir) {
-        Optional<Path> release = OvnRelease.current().copySchema("ovn-nb.ovsschema", dir);
-        if (release.isPresent()) {
-            return release.get();
-        }
+        return OvnRelease.current().copySchema("ovn-nb.ovsschema", dir).orElseGet(() -> bundledNorthbound(dir));
+    }
+
+    /**
+     * Writes the bundled OVN Northbound schema (OVN 23.03's, 7.0.0) into {@code dir} whatever release
+     * the tests run, e.g. to check a client against the oldest release ovnj supports.
+     *
+     * @param dir an existing directory
+     * @return the path of the written {@code ovn-nb.ovsschema}
+     */
+    public static Path bundledNorthbound(Path dir) {
         Path target = dir.resolve("ovn-nb.ovsschema");
         try (InputStream in = Schemas.class.getResourceAsStream("ovn-nb.ovsschema")) {
             if (in == null) {

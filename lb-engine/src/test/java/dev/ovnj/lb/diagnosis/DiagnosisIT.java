@@ -55,7 +55,7 @@ class DiagnosisIT {
         assertThat(byOwner.checked()).isEqualTo(1);
 
         DiagnosisReport traced = diagnose(Diagnosis.builder().owner(OvnSandbox.OWNER).specs(List.of(WEB))
-                .tracer(OvnTrace.of(ovn.sb.remote())).build());
+                .tracer(OvnSandbox.trace(ovn.sb.remote())).build());
         assertThat(traced.findings()).isEmpty();
         assertThat(traced.skipped()).isEmpty();
 
@@ -262,7 +262,7 @@ class DiagnosisIT {
         ovn.northd.pause();
         ovn.sbctl.run("create", "logical_flow", "logical_datapath=" + ovn.datapath("lr0"), "pipeline=ingress",
                 "table_id=0", "priority=200", "match=\"ip4.dst == 172.16.0.100\"", "actions=\"drop;\"");
-        Diagnosis d = Diagnosis.builder().owner(OvnSandbox.OWNER).specs(List.of(WEB)).tracer(OvnTrace.of(ovn.sb.remote())).build();
+        Diagnosis d = Diagnosis.builder().owner(OvnSandbox.OWNER).specs(List.of(WEB)).tracer(OvnSandbox.trace(ovn.sb.remote())).build();
         DiagnosisReport r = diagnose(d);
         assertThat(errorCodes(r)).containsExactly(FindingCode.TRACE_MISMATCH);
         assertThat(r.withCode(FindingCode.TRACE_MISMATCH).get(0).message()).contains("lrp-ext").contains("dropped");
@@ -289,7 +289,7 @@ class DiagnosisIT {
         LoadBalancerSpec web6 = LoadBalancerSpec.builder("web6").tcp("[fd00:172::100]:80", "[fd00:10::2]:80", "[fd00:10::3]:80")
                 .routers("lr0").switches("ls-int").build();
         DiagnosisReport healthy = diagnose(Diagnosis.builder().owner(OvnSandbox.OWNER).specs(List.of(WEB, web6))
-                .tracer(OvnTrace.of(ovn.sb.remote())).build());
+                .tracer(OvnSandbox.trace(ovn.sb.remote())).build());
         assertThat(healthy.findings()).isEmpty();
         assertThat(healthy.skipped()).isEmpty();
 
@@ -310,7 +310,7 @@ class DiagnosisIT {
                 "table_id=7", "priority=200", "match=\"ct.new && ip4 && ip4.dst == 172.16.0.100 && tcp && tcp.dst == 80\"",
                 "actions=\"ct_lb(backends=10.0.0.2:80);\"");
         DiagnosisReport r = diagnose(Diagnosis.builder().owner(OvnSandbox.OWNER).vip(OvnSandbox.VIP)
-                .tracer(OvnTrace.of(ovn.sb.remote())).build());
+                .tracer(OvnSandbox.trace(ovn.sb.remote())).build());
         assertThat(errorCodes(r)).containsExactly(FindingCode.TRACE_MISMATCH);
         assertThat(r.withCode(FindingCode.TRACE_MISMATCH).get(0).message()).contains("[10.0.0.2:80]")
                 .contains("[10.0.0.2:80, 10.0.0.3:80]");
