@@ -38,9 +38,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SchemaCompatibilityIT {
 
-    /** The schema the model was generated from. */
-    private static final Path MODEL_SCHEMA = Path.of("src/main/schema/ovn-nb.ovsschema");
-
     @TempDir
     static Path dir;
 
@@ -50,7 +47,7 @@ class SchemaCompatibilityIT {
     @BeforeAll
     static void startOlderServer() throws IOException {
         ObjectMapper json = new ObjectMapper();
-        ObjectNode schema = (ObjectNode) json.readTree(MODEL_SCHEMA.toFile());
+        ObjectNode schema = (ObjectNode) json.readTree(Northbound.MODEL_SCHEMA.toFile());
         schema.put("version", "6.3.0");
         schema.remove("cksum");
         ObjectNode tables = (ObjectNode) schema.get("tables");
@@ -149,7 +146,7 @@ class SchemaCompatibilityIT {
 
     @Test
     void strictAcceptsTheServerTheModelWasGeneratedFrom() {
-        try (OvsdbServer current = OvsdbServer.builder().schema(MODEL_SCHEMA).start();
+        try (OvsdbServer current = OvsdbServer.builder().schema(Northbound.MODEL_SCHEMA).start();
              OvsdbClient client = Northbound.connect(current.remote(), Compatibility.STRICT)) {
             assertThat(client.compatibility().orElseThrow().isCompatible()).isTrue();
         }
