@@ -28,7 +28,7 @@ final class DesiredStateReader {
     private static final Set<String> BACKEND = Set.of("address", "port");
     private static final Set<String> HEALTH_CHECK = Set.of("interval", "timeout", "successCount", "failureCount", "sourceIp");
     private static final Set<String> OPTIONS = Set.of("affinityTimeout", "reject", "skipSnat", "hairpinSnatIp",
-            "neighborResponder", "selectionFields");
+            "neighborResponder", "selectionFields", "ctFlush", "useStatelessNat", "distributed");
 
     private final String source;
 
@@ -210,6 +210,18 @@ final class DesiredStateReader {
         Optional<SourceNode> responder = optional(f, "neighborResponder");
         if (responder.isPresent()) {
             o = o.withNeighborResponder(string(responder.get(), path + ".neighborResponder"));
+        }
+        Optional<SourceNode> ctFlush = optional(f, "ctFlush");
+        if (ctFlush.isPresent()) {
+            o = o.withCtFlush(bool(ctFlush.get(), path + ".ctFlush"));
+        }
+        Optional<SourceNode> stateless = optional(f, "useStatelessNat");
+        if (stateless.isPresent()) {
+            o = o.withUseStatelessNat(bool(stateless.get(), path + ".useStatelessNat"));
+        }
+        Optional<SourceNode> distributed = optional(f, "distributed");
+        if (distributed.isPresent()) {
+            o = o.withDistributed(bool(distributed.get(), path + ".distributed"));
         }
         Optional<SourceNode> selection = optional(f, "selectionFields");
         if (selection.isPresent()) {

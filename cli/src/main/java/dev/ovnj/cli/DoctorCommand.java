@@ -47,6 +47,11 @@ final class DoctorCommand implements Callable<Integer> {
     @Option(names = "--trace", description = "Also run ovn-trace from the gateway port to each router VIP (needs --sb and ovn-trace).")
     private boolean trace;
 
+    @Option(names = "--trace-command", paramLabel = "COMMAND",
+            description = "Run ovn-trace by this command line (split at spaces), e.g. the ovn-trace of the Southbound database's own"
+                    + " OVN release or of a container (default: ovn-trace from PATH).")
+    private String traceCommand;
+
     @Mixin
     private OutputOption output;
 
@@ -84,7 +89,9 @@ final class DoctorCommand implements Callable<Integer> {
             if (southbound == null) {
                 throw new CliFailure("--trace needs the Southbound database: pass --sb REMOTES");
             }
-            OvnTrace tracer = OvnTrace.of(southbound);
+            OvnTrace onPath = OvnTrace.of(southbound);
+            OvnTrace tracer = traceCommand == null || traceCommand.isBlank() ? onPath
+                    : onPath.withCommand(java.util.List.of(traceCommand.trim().split("\\s+")));
             Optional<List<Path>> tls = db.tlsFiles();
             b.tracer(tls.map(t -> tracer.withTls(t.get(0), t.get(1), t.get(2))).orElse(tracer));
         }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.OvnCentral;
+import dev.ovnj.testkit.OvnRelease;
 import dev.ovnj.testkit.Sbctl;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,7 +79,9 @@ class DoctorIT {
     @Test
     void healthyThenBrokenInTextAndJson() throws Exception {
         String sb = ovn.southbound().remote();
-        OvnjProcess.Result healthy = doctor("--sb", sb, "--file", file.toString(), "--trace");
+        // The ovn-trace of the release under test (testkit's OvnRelease), as an operator would pass it.
+        String traceCommand = String.join(" ", OvnRelease.current().command("ovn-trace"));
+        OvnjProcess.Result healthy = doctor("--sb", sb, "--file", file.toString(), "--trace", "--trace-command", traceCommand);
         assertThat(healthy.exit()).as(healthy.toString()).isZero();
         assertThat(healthy.out()).isEqualTo("1 load balancers checked, 0 errors, 0 warnings");
 

@@ -33,39 +33,58 @@ public final class OvnFeatures {
     public record Feature(String what, String release, String source) {
     }
 
+    // Each release below is the first tag of OVN's sources (github.com/ovn-org/ovn, vXX.YY.0) whose
+    // ovn-nb.xml documents the feature; FeatureSupportIT checks every entry against the ovn-northd of
+    // each release in the test matrix (23.03, 25.03, 26.03; docs/testing.md).
+
     /** {@code Load_Balancer.selection_fields}. */
     public static final Feature SELECTION_FIELDS = new Feature("options.selectionFields (selection_fields)", "20.06",
-            "OVN NEWS, v20.06.0: 'Added support to choose selection methods - dp_hash or hash (with specified hash fields)'");
+            "ovn-nb.xml of v20.06.0: Load_Balancer column selection_fields");
     /** {@code options:hairpin_snat_ip}. */
     public static final Feature HAIRPIN_SNAT_IP = new Feature("options.hairpinSnatIp (options:hairpin_snat_ip)", "21.03",
-            "OVN NEWS, v21.03.0: 'Add a new option to Load_Balancer.options, \"hairpin_snat_ip\"'");
+            "ovn-nb.xml of v21.03.0: Load_Balancer options:hairpin_snat_ip");
     /** {@code Load_Balancer_Group}. */
     public static final Feature GROUPS = new Feature("group (Load_Balancer_Group)", "21.12",
-            "OVN NEWS, v21.12.0: 'Added Load_Balancer_Group support'");
+            "ovn-nb.xml of v21.12.0: table Load_Balancer_Group");
     /** {@code options:neighbor_responder}. */
     public static final Feature NEIGHBOR_RESPONDER = new Feature("options.neighborResponder (options:neighbor_responder)", "22.06",
-            "OVN NEWS, v22.06.0: 'Add NB.Load_Balancer.options:neighbor_responder'");
+            "ovn-nb.xml of v22.06.0: Load_Balancer options:neighbor_responder");
     /** {@code options:affinity_timeout}. */
     public static final Feature AFFINITY_TIMEOUT = new Feature("options.affinityTimeout (options:affinity_timeout)", "22.12",
-            "OVN NEWS, v22.12.0: load balancer session affinity, Load_Balancer options:affinity_timeout");
+            "ovn-nb.xml of v22.12.0: Load_Balancer options:affinity_timeout");
+    /** {@code options:ct_flush}. */
+    public static final Feature CT_FLUSH = new Feature("options.ctFlush (options:ct_flush)", "23.06",
+            "ovn-nb.xml of v23.06.0: Load_Balancer options:ct_flush");
+    /** {@code options:use_stateless_nat}. */
+    public static final Feature USE_STATELESS_NAT = new Feature("options.useStatelessNat (options:use_stateless_nat)", "25.03",
+            "ovn-nb.xml of v25.03.0: Load_Balancer options:use_stateless_nat");
+    /** {@code options:distributed}. */
+    public static final Feature DISTRIBUTED = new Feature("options.distributed (options:distributed)", "26.03",
+            "ovn-nb.xml of v26.03.0: Load_Balancer options:distributed ('Required configuration: ip_port_mappings')");
     /** IPv4 health checks: {@code Load_Balancer_Health_Check}, {@code ip_port_mappings}, SB {@code Service_Monitor}. */
     public static final Feature HEALTH_CHECK = new Feature("healthCheck (Load_Balancer_Health_Check)", "20.03",
-            "ovn-nb(5) Load_Balancer_Health_Check, present since OVN split from OVS 2.12 (v20.03.0)");
+            "ovn-nb.xml of v20.03.0: table Load_Balancer_Health_Check, Load_Balancer column ip_port_mappings");
     /** IPv6 health checks: bracketed {@code ip_port_mappings}. */
     public static final Feature IPV6_HEALTH_CHECK = new Feature("healthCheck on an IPv6 VIP", "23.03",
-            "ovn-nb(5) of OVN 23.03 documents IPv6 ip_port_mappings ([backend]=port:[source]); verified by"
-                    + " HealthCheckIT against ovn-northd 23.03; older releases are not verified and treated as lacking it");
+            "ovn-nb.xml of v23.03.0: IPv6 ip_port_mappings ([backend]=port:[source]); verified by HealthCheckIT"
+                    + " against ovn-northd 23.03, 25.03 and 26.03; older releases are treated as lacking it");
+    /** A router port's address as the health-check source. */
+    public static final Feature ROUTER_PORT_HEALTH_CHECK_SOURCE = new Feature(
+            "a health-check source that is a router port's address", "26.03",
+            "ovn-nb.xml of v26.03.0, ip_port_mappings: the source 'can be either an unused IP from the subnet, or an IP"
+                    + " of one of the Logical Router Ports connected to the same switch' (NEWS, v26.03.0)");
 
     /** Every feature, oldest first. */
     public static final List<Feature> TABLE = List.of(HEALTH_CHECK, SELECTION_FIELDS, HAIRPIN_SNAT_IP, GROUPS, NEIGHBOR_RESPONDER,
-            AFFINITY_TIMEOUT, IPV6_HEALTH_CHECK);
+            AFFINITY_TIMEOUT, IPV6_HEALTH_CHECK, CT_FLUSH, USE_STATELESS_NAT, DISTRIBUTED, ROUTER_PORT_HEALTH_CHECK_SOURCE);
 
     /**
      * NB schema version to the newest OVN release known to ship it, used only when no ovn-northd has
-     * written its version yet. Source: /usr/share/ovn/ovn-nb.ovsschema of OVN 23.03.1 (Debian
-     * ovn-common) has "version": "7.0.0". Schema versions not listed refuse nothing.
+     * written its version yet. Sources: {@code /usr/share/ovn/ovn-nb.ovsschema} of Debian's
+     * {@code ovn-central} 23.03.1 (bookworm, "7.0.0"), 25.03.0 (trixie, "7.11.0") and 26.03.1 (sid,
+     * "7.18.0"). Schema versions not listed refuse nothing.
      */
-    static final Map<String, String> SCHEMA_RELEASES = Map.of("7.0.0", "23.03");
+    static final Map<String, String> SCHEMA_RELEASES = Map.of("7.0.0", "23.03", "7.11.0", "25.03", "7.18.0", "26.03");
 
     private OvnFeatures() {
     }
@@ -123,6 +142,9 @@ public final class OvnFeatures {
         out = need(out, rel.get(), o.neighborResponder().isPresent(), NEIGHBOR_RESPONDER);
         out = need(out, rel.get(), !o.selectionFields().isEmpty(), SELECTION_FIELDS);
         out = need(out, rel.get(), spec.group().isPresent(), GROUPS);
+        out = need(out, rel.get(), o.ctFlush(), CT_FLUSH);
+        out = need(out, rel.get(), o.useStatelessNat(), USE_STATELESS_NAT);
+        out = need(out, rel.get(), o.distributed(), DISTRIBUTED);
         boolean checked = false;
         boolean checked6 = false;
         for (VipSpec v : spec.vips()) {
@@ -149,6 +171,18 @@ public final class OvnFeatures {
                     + "); nothing is written for this spec");
         }
         return out;
+    }
+
+    /**
+     * Whether a known release has a feature; an unknown release has none of those that are checked
+     * this way (see {@link #ROUTER_PORT_HEALTH_CHECK_SOURCE}).
+     *
+     * @param rel the release as {@link #release} gives it
+     * @param f the feature
+     * @return true when the release is known and at least the feature's
+     */
+    public static boolean has(Optional<String[]> rel, Feature f) {
+        return rel.isPresent() && compare(rel.get()[0], f.release()) >= 0;
     }
 
     static int compare(String a, String b) {

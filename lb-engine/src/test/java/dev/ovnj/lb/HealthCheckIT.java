@@ -8,6 +8,7 @@ import dev.ovnj.lb.spec.VipSpec;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.OvnCentral;
+import dev.ovnj.testkit.OvnRelease;
 import dev.ovnj.testkit.Sbctl;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -189,25 +190,44 @@ class HealthCheckIT {
                 .vip(VipSpec.tcp("172.16.0.102:80", "10.0.0.2:80").withHealthCheck(HealthCheck.DEFAULTS.withSourceIp("192.168.9.9"))).build();
         LoadBalancerSpec taken = LoadBalancerSpec.builder("taken").switches("ls-int")
                 .vip(VipSpec.tcp("172.16.0.103:80", "10.0.0.2:80").withHealthCheck(HealthCheck.DEFAULTS.withSourceIp("10.0.0.3"))).build();
-        LoadBalancerSpec router = LoadBalancerSpec.builder("router").switches("ls-int")
-                .vip(VipSpec.tcp("172.16.0.104:80", "10.0.0.2:80").withHealthCheck(HealthCheck.DEFAULTS.withSourceIp("10.0.0.1"))).build();
         LoadBalancerSpec none = LoadBalancerSpec.builder("none").switches("ls-int")
                 .vip(VipSpec.tcp("172.16.0.105:80", "10.0.0.2:80").withHealthCheck(HealthCheck.DEFAULTS)).build();
         LoadBalancerSpec twice = LoadBalancerSpec.builder("twice").switches("ls-int").healthCheckSources(SOURCES)
                 .vip(VipSpec.tcp("172.16.0.106:80", "10.0.0.2:80").withHealthCheck(HealthCheck.DEFAULTS))
                 .vip(VipSpec.tcp("172.16.0.106:81", "10.0.0.2:81").withHealthCheck(HealthCheck.DEFAULTS.withSourceIp("10.0.0.253"))).build();
-        ApplyResult r = engine.apply(owner, List.of(outside, taken, router, none, twice)).get(30, TimeUnit.SECONDS);
+        ApplyResult r = engine.apply(owner, List.of(outside, taken, none, twice)).get(30, TimeUnit.SECONDS);
         assertThat(r.statuses().values()).allMatch(st -> st.state() == SpecStatus.State.INVALID);
         assertThat(r.statuses().get("outside").reason())
                 .isEqualTo("health-check source 192.168.9.9 for backend 10.0.0.2 of 172.16.0.102:80 is outside the subnets of switch ls-int"
                         + " (10.0.0.0/24)");
         assertThat(r.statuses().get("taken").reason()).contains("source 10.0.0.3").contains("is the address of port web2 on switch ls-int");
-        assertThat(r.statuses().get("router").reason()).contains("source 10.0.0.1").contains("router port lrp-int");
         assertThat(r.statuses().get("none").reason()).contains("no IPv4 health-check source").contains("healthCheckSources.ls-int");
         assertThat(r.statuses().get("twice").reason()).contains("backend 10.0.0.2 is checked by 172.16.0.106:80")
                 .contains("ip_port_mappings");
         assertThat(nbctl.run("--bare", "--columns=name", "find", "load_balancer", "external_ids:ovnj.owner=bad").trim()).isEmpty();
         engine.apply(owner, List.of()).get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aRouterPortsAddressIsAHealthCheckSourceFromOvn2603On() throws Exception {
+        LoadBalancerSpec router = LoadBalancerSpec.builder("router").switches("ls-int")
+                .vip(VipSpec.tcp("172.16.0.104:80", "10.0.0.2:80").withHealthCheck(HealthCheck.DEFAULTS.withSourceIp("10.0.0.1"))).build();
+        SpecStatus st = engine.apply("lrp-source", List.of(router)).get(30, TimeUnit.SECONDS).statuses().get("router");
+        if (OvnRelease.current().ovnAtLeast(26, 3)) {
+            assertThat(st.state()).as(st.reasons().toString()).isEqualTo(SpecStatus.State.APPLIED);
+            assertThat(nbctl.run("--bare", "--columns=ip_port_mappings", "find", "load_balancer", "name=router-tcp").trim())
+                    .isEqualTo("10.0.0.2=web1:10.0.0.1");
+            central.sync();
+            // ovn-northd accepts it: the service monitor probes from the router port's address.
+            eventually(() -> sbctl.run("--bare", "--columns=src_ip", "find", "service_monitor", "ip=10.0.0.2", "port=80")
+                    .contains("10.0.0.1"));
+        } else {
+            assertThat(st.state()).isEqualTo(SpecStatus.State.INVALID);
+            assertThat(st.reason()).contains("source 10.0.0.1").contains("router port lrp-int")
+                    .contains("needs OVN 26.03 or later; the connected OVN is " + OvnRelease.current().ovnVersion().substring(0, 5));
+            assertThat(nbctl.run("--bare", "--columns=name", "find", "load_balancer", "name=router-tcp").trim()).isEmpty();
+        }
+        engine.apply("lrp-source", List.of()).get(30, TimeUnit.SECONDS);
     }
 
     @Test

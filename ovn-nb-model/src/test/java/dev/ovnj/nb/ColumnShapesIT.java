@@ -42,7 +42,7 @@ class ColumnShapesIT {
 
     @BeforeAll
     static void startServer() {
-        server = OvsdbServer.start();
+        server = OvsdbServer.builder().schema(Northbound.MODEL_SCHEMA).start();
         nbctl = Nbctl.of(server);
         nbctl.run("init");
         client = Northbound.connect(server.remote(), Compatibility.STRICT);

@@ -18,6 +18,9 @@ final class Northbound {
     private Northbound() {
     }
 
+    /** The schema the model was generated from: the strict check accepts servers of it (or newer). */
+    static final java.nio.file.Path MODEL_SCHEMA = java.nio.file.Path.of("src/main/schema/ovn-nb.ovsschema");
+
     static OvsdbClient connect(String remote, Compatibility mode) {
         return OvsdbClient.builder().remotes(remote).model(OvnNorthboundModel.MODEL, mode).build().startAndWait(WAIT);
     }

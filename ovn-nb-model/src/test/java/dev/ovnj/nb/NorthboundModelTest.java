@@ -32,9 +32,9 @@ class NorthboundModelTest {
     }
 
     @Test
-    void schemaIsTheOneOfOvn2303() {
-        assertThat(SCHEMA.version()).contains("7.0.0");
-        assertThat(OvnNorthboundModel.MODEL.version()).isEqualTo("7.0.0");
+    void schemaIsTheOneOfOvn2603() {
+        assertThat(SCHEMA.version()).contains("7.18.0");
+        assertThat(OvnNorthboundModel.MODEL.version()).isEqualTo("7.18.0");
         assertThat(OvnNorthboundModel.MODEL.tables()).hasSize(SCHEMA.tables().size());
         assertThat(OvnNorthboundModel.MODEL.table(LoadBalancer.class).name()).isEqualTo("Load_Balancer");
     }

@@ -32,7 +32,7 @@ class TypedCacheIT {
 
     @BeforeEach
     void start() {
-        server = OvsdbServer.start();
+        server = OvsdbServer.builder().schema(Northbound.MODEL_SCHEMA).start();
         nbctl = Nbctl.of(server);
         client = Northbound.connect(server.remote(), Compatibility.STRICT);
         cache = TypedCache.of(client.cache(), OvnNorthboundModel.MODEL);

@@ -22,7 +22,7 @@ class SouthboundModelTest {
     @Test
     void schemaIsTheOneOfOvn2303() {
         assertThat(SCHEMA.name()).isEqualTo("OVN_Southbound");
-        assertThat(OvnSouthboundModel.MODEL.version()).isEqualTo("20.27.0");
+        assertThat(OvnSouthboundModel.MODEL.version()).isEqualTo("21.8.0");
         assertThat(OvnSouthboundModel.MODEL.tables()).hasSize(SCHEMA.tables().size());
         assertThat(OvnSouthboundModel.MODEL.table(PortBinding.class).name()).isEqualTo("Port_Binding");
     }

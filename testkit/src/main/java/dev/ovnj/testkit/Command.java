@@ -12,7 +12,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * A short-lived external command (ovsdb-tool, ovs-appctl, ovn-nbctl, openssl) run to completion
- * with a timeout; the output is captured, and a failure carries stderr.
+ * with a timeout; the output is captured, and a failure carries stderr. OVS/OVN programs run from
+ * the {@link OvnRelease#current() current release}.
  */
 public final class Command {
 
@@ -32,7 +33,7 @@ public final class Command {
     private final Duration timeout;
 
     private Command(List<String> argv, Duration timeout) {
-        this.argv = List.copyOf(argv);
+        this.argv = List.copyOf(OvnRelease.current().resolve(List.copyOf(argv)));
         this.timeout = timeout;
     }
 

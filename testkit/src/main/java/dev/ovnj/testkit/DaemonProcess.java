@@ -48,15 +48,15 @@ final class DaemonProcess {
     }
 
     /**
-     * Starts {@code argv} with stdin from {@code /dev/null} and stdout and stderr appended to
-     * {@code stderr.log}.
+     * Starts {@code argv} (its OVS/OVN program from the {@link OvnRelease#current() current release})
+     * with stdin from {@code /dev/null} and stdout and stderr appended to {@code stderr.log}.
      *
      * @param argv the command line
      * @param installHint appended to the error when the program cannot be started
      */
     synchronized void launch(List<String> argv, String installHint) {
         try {
-            process = new ProcessBuilder(argv)
+            process = new ProcessBuilder(OvnRelease.current().resolve(argv))
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("stderr.log").toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))

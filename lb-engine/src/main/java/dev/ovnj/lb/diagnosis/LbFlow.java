@@ -11,7 +11,9 @@ import java.util.regex.Pattern;
 /**
  * A logical flow that load-balances one VIP: {@code ct_lb(backends=...)} or
  * {@code ct_lb_mark(backends=...)} with {@code ip4.dst == VIP} (or {@code ip6.dst}) and, for VIPs
- * with a port, {@code tcp.dst == PORT} in its match.
+ * with a port, the L4 destination in its match, in either of the forms ovn-northd writes:
+ * {@code tcp.dst == PORT} (OVN 23.03, 25.03) or the registers northd loaded the protocol and port
+ * into, {@code reg1[16..23] == IPPROTO && reg1[0..15] == PORT} (OVN 26.03).
  *
  * @param datapaths the Southbound datapaths the flow is on (its own, or its datapath group's)
  * @param key the VIP key it serves (see {@link #parse})
@@ -20,6 +22,8 @@ import java.util.regex.Pattern;
 record LbFlow(Set<UUID> datapaths, String key, List<String> backends) {
     private static final Pattern DST = Pattern.compile("\\bip[46]\\.dst == ([0-9a-fA-F.:]+)(?![/0-9a-fA-F.:])");
     private static final Pattern PORT = Pattern.compile("\\b(tcp|udp|sctp)\\.dst == (\\d+)");
+    private static final Pattern REG_PROTO = Pattern.compile("\\breg1\\[16\\.\\.23\\] == (\\d+)");
+    private static final Pattern REG_PORT = Pattern.compile("\\breg1\\[0\\.\\.15\\] == (\\d+)");
     private static final Pattern BACKENDS = Pattern.compile("ct_lb(?:_mark)?\\(backends=([^;)]*)");
 
     LbFlow {
@@ -47,15 +51,33 @@ record LbFlow(Set<UUID> datapaths, String key, List<String> backends) {
         if (ip.isEmpty()) {
             return Optional.empty();
         }
+        String host = ip.contains(":") ? "[" + ip + "]" : ip;
         Matcher p = PORT.matcher(match);
+        Matcher rp = REG_PROTO.matcher(match);
+        Matcher rn = REG_PORT.matcher(match);
         String key;
         if (p.find()) {
-            String host = ip.contains(":") ? "[" + ip + "]" : ip;
             key = NorthboundFacts.vipKey(host + ":" + Integer.parseInt(p.group(2)), p.group(1));
+        } else if (rp.find() && rn.find()) {
+            Optional<String> protocol = protocolNamed(Integer.parseInt(rp.group(1)));
+            if (protocol.isEmpty()) {
+                return Optional.empty();
+            }
+            key = NorthboundFacts.vipKey(host + ":" + Integer.parseInt(rn.group(1)), protocol.get());
         } else {
             key = NorthboundFacts.vipKey(ip, "");
         }
         return Optional.of(new Parsed(key, Endpoints.backends(b.group(1))));
+    }
+
+    /** The load-balancer protocol of an IP protocol number (IANA: 6 TCP, 17 UDP, 132 SCTP). */
+    private static Optional<String> protocolNamed(int ipProto) {
+        return switch (ipProto) {
+            case 6 -> Optional.of("tcp");
+            case 17 -> Optional.of("udp");
+            case 132 -> Optional.of("sctp");
+            default -> Optional.empty();
+        };
     }
 
     /**

@@ -295,28 +295,43 @@ final class LoadBalancerCheck {
                 expected.add(dp.get());
             }
         }
+        Set<UUID> expectedRouters = new TreeSet<>();
+        List<String> routerNames = new ArrayList<>();
+        for (UUID r : routers) {
+            routerNames.add(nb.router(r).name());
+            south.datapathOf(r).ifPresent(expectedRouters::add);
+        }
         Optional<SouthboundFacts.SouthboundBalancer> sbl = south.balancerFor(uuid);
-        // OVN 23.03 writes a Southbound Load_Balancer only for load balancers on switches.
-        if (!switches.isEmpty()) {
+        // OVN 23.03 writes a Southbound Load_Balancer only for load balancers on switches; 25.03 on
+        // also for those on routers only.
+        boolean rowExpected = !switches.isEmpty() || (south.routersRecorded() && !routers.isEmpty());
+        String on = attachedTo(switchNames, routerNames, south.routersRecorded());
+        if (rowExpected) {
             if (sbl.isEmpty()) {
-                add(FindingCode.NORTHD_NOT_SYNCED, null, "the Southbound database has no Load_Balancer with lb_id=" + uuid + " for "
-                        + row + ", which is on switch " + String.join(", ", new TreeSet<>(switchNames)), fix);
+                add(FindingCode.NORTHD_NOT_SYNCED, null, "the Southbound database has no Load_Balancer for " + row + " (" + uuid
+                        + ", by external_ids:lb_id or the same UUID), which is on " + on, fix);
             } else if (!sbl.get().vips().equals(nbVips) || !sbl.get().protocol().equals(protocol)) {
                 add(FindingCode.NORTHD_NOT_SYNCED, null, "Southbound Load_Balancer " + sbl.get().uuid() + " of " + row
-                        + " is stale: it has VIPs " + new TreeMap<>(sbl.get().vips()) + " (" + sbl.get().protocol()
+                        + " (on " + on + ") is stale: it has VIPs " + new TreeMap<>(sbl.get().vips()) + " (" + sbl.get().protocol()
                         + "), the Northbound row has " + new TreeMap<>(nbVips) + " (" + protocol + ")", fix);
-            } else if (!new TreeSet<>(sbl.get().datapaths()).equals(expected)) {
+            } else if (!new TreeSet<>(sbl.get().switchDatapaths()).equals(expected)
+                    || (south.routersRecorded() && !new TreeSet<>(sbl.get().routerDatapaths()).equals(expectedRouters))) {
+                Set<UUID> has = new TreeSet<>(sbl.get().switchDatapaths());
+                Set<UUID> want = new TreeSet<>(expected);
+                if (south.routersRecorded()) {
+                    has.addAll(sbl.get().routerDatapaths());
+                    want.addAll(expectedRouters);
+                }
                 add(FindingCode.NORTHD_NOT_SYNCED, null, "Southbound Load_Balancer " + sbl.get().uuid() + " of " + row
-                        + " names datapaths " + new TreeSet<>(sbl.get().datapaths()) + " (through datapath_group), but "
-                        + "in the Northbound database it is on switch " + String.join(", ", new TreeSet<>(switchNames))
-                        + " (datapaths " + expected + ")", fix);
+                        + " names datapaths " + has + " (through its datapath groups), but in the Northbound database it is on "
+                        + on + " (datapaths " + want + ")", fix);
             }
         } else if (sbl.isPresent()) {
             add(FindingCode.NORTHD_NOT_SYNCED, null, "the Southbound database still has Load_Balancer " + sbl.get().uuid() + " for "
-                    + row + ", which is on no switch any more", fix);
+                    + row + ", which is on no " + (south.routersRecorded() ? "router or switch" : "switch") + " any more", fix);
         }
-        // Routers have no Southbound Load_Balancer row: their VIP address sets and flows are the record
-        // of what northd did.
+        // Before OVN 25.03 routers have no Southbound Load_Balancer row: their VIP address sets and
+        // flows are the record of what northd did (and stay a check on every release).
         for (UUID r : routers) {
             Optional<UUID> dp = south.datapathOf(r);
             if (dp.isEmpty()) {
@@ -350,6 +365,17 @@ final class LoadBalancerCheck {
             }
         }
         return findings.size() == before;
+    }
+
+    private static String attachedTo(List<String> switchNames, List<String> routerNames, boolean routersRecorded) {
+        List<String> parts = new ArrayList<>();
+        if (!switchNames.isEmpty()) {
+            parts.add("switch " + String.join(", ", new TreeSet<>(switchNames)));
+        }
+        if (routersRecorded && !routerNames.isEmpty()) {
+            parts.add("router " + String.join(", ", new TreeSet<>(routerNames)));
+        }
+        return String.join(" and ", parts);
     }
 
     private void checkFlows(String row, String protocol, Map<String, List<String>> vips, Set<UUID> routers,

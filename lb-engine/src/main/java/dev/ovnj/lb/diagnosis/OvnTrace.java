@@ -17,11 +17,15 @@ import java.util.concurrent.TimeUnit;
  * states are given as {@code new} so that a first packet's load-balancing shows.
  */
 public final class OvnTrace implements Tracer {
+    private static final List<String> ON_PATH = List.of("ovn-trace");
+
+    private final List<String> program;
     private final String database;
     private final List<String> tlsArgs;
     private final Duration timeout;
 
-    private OvnTrace(String database, List<String> tlsArgs, Duration timeout) {
+    private OvnTrace(List<String> program, String database, List<String> tlsArgs, Duration timeout) {
+        this.program = List.copyOf(program);
         this.database = database;
         this.tlsArgs = List.copyOf(tlsArgs);
         this.timeout = timeout;
@@ -34,7 +38,7 @@ public final class OvnTrace implements Tracer {
      * @return the tracer
      */
     public static OvnTrace of(String southboundRemote) {
-        return new OvnTrace(Objects.requireNonNull(southboundRemote, "southboundRemote"), List.of(), Duration.ofSeconds(20));
+        return new OvnTrace(ON_PATH, Objects.requireNonNull(southboundRemote, "southboundRemote"), List.of(), Duration.ofSeconds(20));
     }
 
     /**
@@ -46,26 +50,47 @@ public final class OvnTrace implements Tracer {
      * @return the new tracer
      */
     public OvnTrace withTls(Path privateKey, Path certificate, Path caCert) {
-        return new OvnTrace(database, List.of("--private-key=" + privateKey, "--certificate=" + certificate,
+        return new OvnTrace(program, database, List.of("--private-key=" + privateKey, "--certificate=" + certificate,
                 "--ca-cert=" + caCert), timeout);
+    }
+
+    /**
+     * Returns a copy that runs {@code ovn-trace} by another command line, e.g. the OVN release of the
+     * Southbound database when it differs from the one on {@code PATH}, or a wrapper such as
+     * {@code kubectl exec POD -- ovn-trace}.
+     *
+     * @param command the program and any leading arguments; the trace's own arguments follow
+     * @return the new tracer
+     * @throws IllegalArgumentException when the command is empty
+     */
+    public OvnTrace withCommand(List<String> command) {
+        if (command.isEmpty()) {
+            throw new IllegalArgumentException("the ovn-trace command line is empty");
+        }
+        return new OvnTrace(command, database, tlsArgs, timeout);
     }
 
     @Override
     public Optional<String> unavailable() {
+        String name = program.get(0);
+        if (name.contains(File.separator)) {
+            return Files.isExecutable(Path.of(name)) ? Optional.empty() : Optional.of(name + " is not an executable file");
+        }
         String path = System.getenv("PATH");
         if (path != null) {
             for (String dir : path.split(File.pathSeparator)) {
-                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, "ovn-trace"))) {
+                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
                     return Optional.empty();
                 }
             }
         }
-        return Optional.of("ovn-trace is not installed (not found on PATH)");
+        return Optional.of(name + " is not installed (not found on PATH)");
     }
 
     @Override
     public String trace(String datapath, String microflow) {
-        List<String> argv = new ArrayList<>(List.of("ovn-trace", "--db=" + database));
+        List<String> argv = new ArrayList<>(program);
+        argv.add("--db=" + database);
         argv.addAll(tlsArgs);
         // One "new" per conntrack step a first packet passes (defrag/dnat, then the load balancer).
         argv.addAll(List.of("--summary", "--ct=new", "--ct=new", "--ct=new", "--ct=new", datapath, microflow));

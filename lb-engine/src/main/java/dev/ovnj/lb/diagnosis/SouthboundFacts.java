@@ -21,7 +21,8 @@ import java.util.UUID;
 /**
  * What the Southbound database says, as far as load balancers go, read from a client's cache in
  * one consistent pass: datapaths by the Northbound router or switch they stand for, the
- * {@code Load_Balancer} rows northd wrote (their datapaths resolved through {@code datapath_group}),
+ * {@code Load_Balancer} rows northd wrote (their datapaths resolved through {@code datapath_group},
+ * {@code ls_datapath_group} and {@code lr_datapath_group}, whichever the release writes),
  * the routers' load-balancer address sets, port bindings, service monitors, and every logical flow
  * that load-balances a VIP, indexed by VIP. Immutable once read.
  */
@@ -35,18 +36,20 @@ public final class SouthboundFacts {
     private final Map<UUID, Long> tunnelKeys;
     private final Map<String, Set<String>> routerLbSets;
     private final Map<UUID, SouthboundBalancer> balancersByNbUuid;
+    private final boolean routersRecorded;
     private final Map<String, PortBinding> bindings;
     private final Map<String, List<ServiceMonitor>> monitors;
     private final Map<String, List<LbFlow>> flows;
 
     private SouthboundFacts(Map<UUID, UUID> datapathOf, Map<UUID, Long> tunnelKeys, Map<String, Set<String>> routerLbSets,
-                            Map<UUID, SouthboundBalancer> balancersByNbUuid,
+                            Map<UUID, SouthboundBalancer> balancersByNbUuid, boolean routersRecorded,
                             Map<String, PortBinding> bindings,
                             Map<String, List<ServiceMonitor>> monitors, Map<String, List<LbFlow>> flows) {
         this.datapathOf = datapathOf;
         this.tunnelKeys = tunnelKeys;
         this.routerLbSets = routerLbSets;
         this.balancersByNbUuid = balancersByNbUuid;
+        this.routersRecorded = routersRecorded;
         this.bindings = bindings;
         this.monitors = monitors;
         this.flows = flows;
@@ -98,23 +101,25 @@ public final class SouthboundFacts {
         for (Row r : cache.table("Logical_DP_Group").rows()) {
             groups.put(r.uuid(), LogicalDpGroup.fromRow(r).datapaths());
         }
+        // OVN 23.03 records only switch datapaths (datapath_group); from 25.03 on northd writes a row
+        // for router load balancers too, with the routers in lr_datapath_group.
+        boolean routersRecorded = cache.table("Load_Balancer").schema().findColumn("lr_datapath_group").isPresent();
         Map<UUID, SouthboundBalancer> balancers = new HashMap<>();
         for (Row r : cache.table("Load_Balancer").rows()) {
             LoadBalancer lb = LoadBalancer.fromRow(r);
-            String id = lb.externalIds().get("lb_id");
-            if (id == null) {
+            Optional<UUID> nbUuid = northboundUuid(r.uuid(), lb.externalIds().get("lb_id"));
+            if (nbUuid.isEmpty()) {
                 continue;
             }
-            Set<UUID> dps = new LinkedHashSet<>(lb.datapaths());
-            lb.datapathGroup().ifPresent(g -> dps.addAll(groups.getOrDefault(g, Set.of())));
+            Set<UUID> switchDps = new LinkedHashSet<>(lb.datapaths());
+            lb.datapathGroup().ifPresent(g -> switchDps.addAll(groups.getOrDefault(g, Set.of())));
+            lb.lsDatapathGroup().ifPresent(g -> switchDps.addAll(groups.getOrDefault(g, Set.of())));
+            Set<UUID> routerDps = new LinkedHashSet<>();
+            lb.lrDatapathGroup().ifPresent(g -> routerDps.addAll(groups.getOrDefault(g, Set.of())));
             Map<String, List<String>> vips = new HashMap<>();
             lb.vips().forEach((k, v) -> vips.put(Endpoints.canonical(k), Endpoints.backends(v)));
-            try {
-                balancers.put(UUID.fromString(id), new SouthboundBalancer(r.uuid(), lb.name(),
-                        lb.protocol().map(p -> p.wireValue()).orElse("tcp"), vips, dps));
-            } catch (IllegalArgumentException malformed) {
-                // an lb_id northd did not write
-            }
+            balancers.put(nbUuid.get(), new SouthboundBalancer(r.uuid(), lb.name(),
+                    lb.protocol().map(p -> p.wireValue()).orElse("tcp"), vips, switchDps, routerDps));
         }
         Map<String, PortBinding> bindings = new HashMap<>();
         for (Row r : cache.table("Port_Binding").rows()) {
@@ -153,7 +158,23 @@ public final class SouthboundFacts {
                 routerLbSets.put(name, ips);
             }
         }
-        return new SouthboundFacts(datapathOf, tunnelKeys, routerLbSets, balancers, bindings, monitors, flows);
+        return new SouthboundFacts(datapathOf, tunnelKeys, routerLbSets, balancers, routersRecorded, bindings, monitors, flows);
+    }
+
+    /**
+     * The Northbound Load_Balancer a Southbound row stands for: {@code external_ids:lb_id} where
+     * northd writes it (OVN 23.03), else the row's own UUID, which newer northd (25.03 on) copies
+     * from the Northbound row.
+     */
+    private static Optional<UUID> northboundUuid(UUID sbRow, String lbId) {
+        if (lbId == null) {
+            return Optional.of(sbRow);
+        }
+        try {
+            return Optional.of(UUID.fromString(lbId));
+        } catch (IllegalArgumentException malformed) {
+            return Optional.empty();
+        }
     }
 
     private static List<UUID> uuids(Object value) {
@@ -189,9 +210,20 @@ public final class SouthboundFacts {
         return Optional.ofNullable(routerLbSets.get(routerLbSetName(datapath, ipv6)));
     }
 
-    /** The Southbound Load_Balancer row northd wrote for a Northbound one ({@code external_ids:lb_id}). */
+    /**
+     * The Southbound Load_Balancer row northd wrote for a Northbound one (by {@code external_ids:lb_id}
+     * or, on newer OVN, by the shared UUID).
+     */
     Optional<SouthboundBalancer> balancerFor(UUID nbLoadBalancer) {
         return Optional.ofNullable(balancersByNbUuid.get(nbLoadBalancer));
+    }
+
+    /**
+     * Whether this Southbound database records router load balancers in Load_Balancer rows
+     * ({@code lr_datapath_group}, OVN 25.03 on); with OVN 23.03 only switch load balancers have a row.
+     */
+    boolean routersRecorded() {
+        return routersRecorded;
     }
 
     /** The Port_Binding of a logical port. */
@@ -216,13 +248,16 @@ public final class SouthboundFacts {
      * @param name its name
      * @param protocol its protocol
      * @param vips canonical VIP to canonical backends
-     * @param datapaths its datapaths, including its datapath group's
+     * @param switchDatapaths its switch datapaths ({@code datapaths}, {@code datapath_group},
+     *        {@code ls_datapath_group})
+     * @param routerDatapaths its router datapaths ({@code lr_datapath_group}; empty before OVN 25.03)
      */
     record SouthboundBalancer(UUID uuid, String name, String protocol, Map<String, List<String>> vips,
-                              Set<UUID> datapaths) {
+                              Set<UUID> switchDatapaths, Set<UUID> routerDatapaths) {
         SouthboundBalancer {
             vips = Map.copyOf(vips);
-            datapaths = Set.copyOf(datapaths);
+            switchDatapaths = Set.copyOf(switchDatapaths);
+            routerDatapaths = Set.copyOf(routerDatapaths);
         }
     }
 }

@@ -172,7 +172,7 @@ public record DesiredRow(String rowName, String spec, Protocol protocol, Map<Str
 
     private static Map<String, String> options(LbOptions o) {
         if (o.affinityTimeout().isEmpty() && !o.reject() && !o.skipSnat() && o.hairpinSnatIp().isEmpty()
-                && o.neighborResponder().isEmpty()) {
+                && o.neighborResponder().isEmpty() && !o.ctFlush() && !o.useStatelessNat() && !o.distributed()) {
             return Map.of();
         }
         Map<String, String> m = new HashMap<>();
@@ -185,6 +185,15 @@ public record DesiredRow(String rowName, String spec, Protocol protocol, Map<Str
         }
         o.hairpinSnatIp().ifPresent(ip -> m.put("hairpin_snat_ip", Endpoint.parse(ip).host()));
         o.neighborResponder().ifPresent(n -> m.put("neighbor_responder", n));
+        if (o.ctFlush()) {
+            m.put("ct_flush", "true");
+        }
+        if (o.useStatelessNat()) {
+            m.put("use_stateless_nat", "true");
+        }
+        if (o.distributed()) {
+            m.put("distributed", "true");
+        }
         return Map.copyOf(m);
     }
 }

@@ -1,5 +1,6 @@
 package dev.ovnj.lb.plan;
 
+import dev.ovnj.lb.OvnFeatures;
 import dev.ovnj.lb.spec.Endpoint;
 import dev.ovnj.lb.spec.HealthCheck;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
@@ -66,6 +67,7 @@ public final class HealthChecks {
         static final Resolution NONE = new Resolution(Map.of(), Map.of(), List.of(), List.of());
     }
 
+    private static final String ROUTER_PORT = "router port ";
     private static final java.util.regex.Pattern MAC = java.util.regex.Pattern.compile("[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}");
 
     private HealthChecks() {
@@ -262,6 +264,18 @@ public final class HealthChecks {
                 return null;
             }
             String holder = portWithAddress(sw, src);
+            if (holder != null && holder.startsWith(ROUTER_PORT) && routerPortSources()) {
+                // OVN 26.03 probes from a router port's own address on the backend's switch.
+                return portName + ":" + (be.isIpv6() ? "[" + srcText + "]" : srcText);
+            }
+            if (holder != null && holder.startsWith(ROUTER_PORT)) {
+                invalid.add("health-check source " + srcText + " for backend " + host + " of " + v.vip() + " is the address of "
+                        + holder + " on switch " + swName + "; " + OvnFeatures.ROUTER_PORT_HEALTH_CHECK_SOURCE.what() + " needs OVN "
+                        + OvnFeatures.ROUTER_PORT_HEALTH_CHECK_SOURCE.release() + " or later; the connected OVN is "
+                        + release().map(r -> r[0] + " (" + r[1] + ")").orElse("of an unknown release")
+                        + "; use an unused address of the subnet");
+                return null;
+            }
             if (holder != null) {
                 invalid.add("health-check source " + srcText + " for backend " + host + " of " + v.vip() + " is the address of port "
                         + holder + " on switch " + swName + "; use an unused address of the subnet");
@@ -300,6 +314,19 @@ public final class HealthChecks {
         private final Map<java.util.UUID, List<IpNetwork>> subnets = new java.util.HashMap<>();
         private final Map<java.util.UUID, List<Row>> routerPorts = new java.util.HashMap<>();
         private final Map<List<Object>, Optional<String>> holders = new java.util.HashMap<>();
+        private Optional<String[]> release;
+
+        /** The connected OVN's release, read once per run (NB_Global), only when a source needs it. */
+        private Optional<String[]> release() {
+            if (release == null) {
+                release = OvnFeatures.release(cache);
+            }
+            return release;
+        }
+
+        private boolean routerPortSources() {
+            return OvnFeatures.has(release(), OvnFeatures.ROUTER_PORT_HEALTH_CHECK_SOURCE);
+        }
 
         private List<IpNetwork> subnets(Row sw) {
             return subnets.computeIfAbsent(sw.uuid(), k -> readSubnets(sw));
@@ -368,7 +395,7 @@ public final class HealthChecks {
                         int slash = s.indexOf('/');
                         try {
                             if (IpAddresses.parse(slash < 0 ? s : s.substring(0, slash)).equals(ip)) {
-                                return "router port " + nameOf(lrp);
+                                return ROUTER_PORT + nameOf(lrp);
                             }
                         } catch (IllegalArgumentException e) {
                             // Not an address; northd ignores it too.

@@ -16,13 +16,20 @@ import java.util.Set;
  *     ({@code options:neighbor_responder})
  * @param selectionFields header fields hashed to choose a backend: eth_src, eth_dst, ip_src,
  *     ip_dst, tp_src, tp_dst ({@code selection_fields})
+ * @param ctFlush flush a removed backend's conntrack entries ({@code options:ct_flush}, OVN 23.06+,
+ *     which stopped flushing by default)
+ * @param useStatelessNat stateless NAT for the load balancer's traffic on distributed gateway
+ *     routers with several gateway ports ({@code options:use_stateless_nat}, OVN 25.03+)
+ * @param distributed balance on every chassis to its local backends only ({@code options:distributed},
+ *     OVN 26.03+; needs {@code ip_port_mappings}, so every VIP needs a health check here)
  */
 public record LbOptions(OptionalInt affinityTimeout, boolean reject, boolean skipSnat, Optional<String> hairpinSnatIp,
-                        Optional<String> neighborResponder, Set<String> selectionFields) {
+                        Optional<String> neighborResponder, Set<String> selectionFields, boolean ctFlush,
+                        boolean useStatelessNat, boolean distributed) {
 
     /** No options: OVN's defaults. */
     public static final LbOptions DEFAULTS = new LbOptions(OptionalInt.empty(), false, false, Optional.empty(),
-            Optional.empty(), Set.of());
+            Optional.empty(), Set.of(), false, false, false);
 
     /**
      * Copies the selection fields.
@@ -33,6 +40,9 @@ public record LbOptions(OptionalInt affinityTimeout, boolean reject, boolean ski
      * @param reject reply with a reset/unreachable when there are no backends ({@code options:reject})
      * @param selectionFields header fields hashed to choose a backend: eth_src, eth_dst, ip_src, ip_dst, tp_src, tp_dst ({@code selection_fields})
      * @param skipSnat skip the router's SNAT for this LB's traffic ({@code options:skip_snat})
+     * @param ctFlush flush a removed backend's conntrack entries ({@code options:ct_flush})
+     * @param useStatelessNat stateless NAT on routers with several gateway ports ({@code options:use_stateless_nat})
+     * @param distributed balance to chassis-local backends only ({@code options:distributed})
      */
     public LbOptions {
         selectionFields = Set.copyOf(selectionFields);
@@ -45,7 +55,7 @@ public record LbOptions(OptionalInt affinityTimeout, boolean reject, boolean ski
      * @return the new options
      */
     public LbOptions withAffinityTimeout(int seconds) {
-        return new LbOptions(OptionalInt.of(seconds), reject, skipSnat, hairpinSnatIp, neighborResponder, selectionFields);
+        return new LbOptions(OptionalInt.of(seconds), reject, skipSnat, hairpinSnatIp, neighborResponder, selectionFields, ctFlush, useStatelessNat, distributed);
     }
 
     /**
@@ -55,7 +65,7 @@ public record LbOptions(OptionalInt affinityTimeout, boolean reject, boolean ski
      * @return the new options
      */
     public LbOptions withReject(boolean value) {
-        return new LbOptions(affinityTimeout, value, skipSnat, hairpinSnatIp, neighborResponder, selectionFields);
+        return new LbOptions(affinityTimeout, value, skipSnat, hairpinSnatIp, neighborResponder, selectionFields, ctFlush, useStatelessNat, distributed);
     }
 
     /**
@@ -65,7 +75,7 @@ public record LbOptions(OptionalInt affinityTimeout, boolean reject, boolean ski
      * @return the new options
      */
     public LbOptions withSkipSnat(boolean value) {
-        return new LbOptions(affinityTimeout, reject, value, hairpinSnatIp, neighborResponder, selectionFields);
+        return new LbOptions(affinityTimeout, reject, value, hairpinSnatIp, neighborResponder, selectionFields, ctFlush, useStatelessNat, distributed);
     }
 
     /**
@@ -75,7 +85,7 @@ public record LbOptions(OptionalInt affinityTimeout, boolean reject, boolean ski
      * @return the new options
      */
     public LbOptions withHairpinSnatIp(String ip) {
-        return new LbOptions(affinityTimeout, reject, skipSnat, Optional.of(ip), neighborResponder, selectionFields);
+        return new LbOptions(affinityTimeout, reject, skipSnat, Optional.of(ip), neighborResponder, selectionFields, ctFlush, useStatelessNat, distributed);
     }
 
     /**
@@ -85,7 +95,7 @@ public record LbOptions(OptionalInt affinityTimeout, boolean reject, boolean ski
      * @return the new options
      */
     public LbOptions withNeighborResponder(String mode) {
-        return new LbOptions(affinityTimeout, reject, skipSnat, hairpinSnatIp, Optional.of(mode), selectionFields);
+        return new LbOptions(affinityTimeout, reject, skipSnat, hairpinSnatIp, Optional.of(mode), selectionFields, ctFlush, useStatelessNat, distributed);
     }
 
     /**
@@ -95,6 +105,40 @@ public record LbOptions(OptionalInt affinityTimeout, boolean reject, boolean ski
      * @return the new options
      */
     public LbOptions withSelectionFields(Set<String> fields) {
-        return new LbOptions(affinityTimeout, reject, skipSnat, hairpinSnatIp, neighborResponder, fields);
+        return new LbOptions(affinityTimeout, reject, skipSnat, hairpinSnatIp, neighborResponder, fields, ctFlush, useStatelessNat,
+                distributed);
+    }
+
+    /**
+     * Returns a copy with {@code ct_flush} set.
+     *
+     * @param value whether OVN flushes a removed backend's connections
+     * @return the new options
+     */
+    public LbOptions withCtFlush(boolean value) {
+        return new LbOptions(affinityTimeout, reject, skipSnat, hairpinSnatIp, neighborResponder, selectionFields, value,
+                useStatelessNat, distributed);
+    }
+
+    /**
+     * Returns a copy with {@code use_stateless_nat} set.
+     *
+     * @param value whether to use stateless NAT
+     * @return the new options
+     */
+    public LbOptions withUseStatelessNat(boolean value) {
+        return new LbOptions(affinityTimeout, reject, skipSnat, hairpinSnatIp, neighborResponder, selectionFields, ctFlush,
+                value, distributed);
+    }
+
+    /**
+     * Returns a copy with {@code distributed} set.
+     *
+     * @param value whether to balance to chassis-local backends only
+     * @return the new options
+     */
+    public LbOptions withDistributed(boolean value) {
+        return new LbOptions(affinityTimeout, reject, skipSnat, hairpinSnatIp, neighborResponder, selectionFields, ctFlush,
+                useStatelessNat, value);
     }
 }

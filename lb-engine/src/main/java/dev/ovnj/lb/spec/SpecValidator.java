@@ -101,6 +101,16 @@ public final class SpecValidator {
                 errors.add(new SpecError(owner, name, "options.hairpinSnatIp", e.getMessage()));
             }
         });
+        if (o.distributed()) {
+            // ovn-nb(5) of 26.03: a distributed load balancer needs ip_port_mappings, which ovnj writes
+            // for the backends of health-checked VIPs.
+            for (VipSpec v : spec.vips()) {
+                if (v.healthCheck().isEmpty()) {
+                    errors.add(new SpecError(owner, name, "options.distributed", "VIP " + v.vip() + " has no healthCheck: a"
+                            + " distributed load balancer needs ip_port_mappings, which are written for health-checked VIPs"));
+                }
+            }
+        }
         o.neighborResponder().filter(m -> !RESPONDER_MODES.contains(m)).ifPresent(m ->
                 errors.add(new SpecError(owner, name, "options.neighborResponder", "\"" + m + "\" is not one of reachable, all, none")));
         for (String f : o.selectionFields()) {

@@ -41,6 +41,24 @@ class LbFlowTest {
     }
 
     @Test
+    void ovn2603RegisterStyleL4MatchIsTheSameKey() {
+        // OVN 26.03's ls_in_lb and lr_in_dnat flows, as ovn-sbctl lflow-list printed them.
+        LbFlow.Parsed sw = LbFlow.parse("ct.new && ip4.dst == 172.16.0.100 && reg1[16..23] == 6 && reg1[0..15] == 80",
+                "reg4 = 172.16.0.100; reg2[0..15] = 80; ct_lb_mark(backends=10.0.0.2:80,10.0.0.3:80);").orElseThrow();
+        assertThat(sw.key()).isEqualTo(LbFlow.lookupKey(Endpoint.parse("172.16.0.100:80"), "tcp"));
+        assertThat(sw.backends()).containsExactly("10.0.0.2:80", "10.0.0.3:80");
+        LbFlow.Parsed rt = LbFlow.parse("ct.new && !ct.rel && ip4 && ip4.dst == 172.16.0.100 && reg1[16..23] == 6 "
+                + "&& reg1[0..15] == 80 && is_chassis_resident(\"cr-lrp-ext\")", "ct_lb_mark(backends=10.0.0.2:80);").orElseThrow();
+        assertThat(rt.key()).isEqualTo(sw.key());
+        assertThat(LbFlow.parse("ct.new && ip6.dst == fd00::10 && reg1[16..23] == 17 && reg1[0..15] == 53",
+                "ct_lb_mark(backends=[fd00::2]:53);").orElseThrow().key())
+                .isEqualTo(LbFlow.lookupKey(Endpoint.parse("[fd00::10]:53"), "udp"));
+        assertThat(LbFlow.parse("ct.new && ip4.dst == 172.16.0.100 && reg1[16..23] == 132 && reg1[0..15] == 9",
+                "ct_lb_mark(backends=10.0.0.2:9);").orElseThrow().key())
+                .isEqualTo(LbFlow.lookupKey(Endpoint.parse("172.16.0.100:9"), "sctp"));
+    }
+
+    @Test
     void flowsThatDoNotBalanceAreIgnored() {
         assertThat(LbFlow.parse("reg0[2] == 1 && ip4.dst == 172.16.0.100 && tcp.dst == 80", "reg1 = 172.16.0.100; ct_lb;")).isEmpty();
         assertThat(LbFlow.parse("ip4.dst == 172.16.0.0/24", "ct_lb(backends=10.0.0.2:80);")).isEmpty();

@@ -4,6 +4,7 @@ import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.Northd;
 import dev.ovnj.testkit.OvnCentral;
+import dev.ovnj.testkit.OvnRelease;
 import dev.ovnj.testkit.OvsdbServer;
 import dev.ovnj.testkit.Sbctl;
 import java.time.Duration;
@@ -56,6 +57,11 @@ final class OvnSandbox implements AutoCloseable {
         sync();
         sbctl.run("lsp-bind", "cr-lrp-ext", "gw1", "--", "lsp-bind", "web1", "gw1", "--", "lsp-bind", "web2", "gw1");
         sync();
+    }
+
+    /** An ovn-trace of the release the tests run (see testkit's OvnRelease). */
+    static OvnTrace trace(String southboundRemote) {
+        return OvnTrace.of(southboundRemote).withCommand(OvnRelease.current().command("ovn-trace"));
     }
 
     /** Creates an ovnj-owned Load_Balancer row as the engine would write it (not attached). */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ovnj.testkit.OvsdbServer;
+import dev.ovnj.testkit.Schemas;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -40,7 +41,9 @@ class DifferentialIT {
         for (int seq = 0; seq < SEQUENCES; seq++) {
             long seed = 7047L * 1000 + seq;
             try (OvsdbServer process = OvsdbServer.start();
-                    InMemoryOvsdbServer memory = InMemoryOvsdbServer.builder().history(false).start();
+                    // The schema the real server runs (another release's, when testkit runs one).
+                    InMemoryOvsdbServer memory = InMemoryOvsdbServer.builder().history(false)
+                            .schema(Schemas.ovnNorthbound(process.directory())).start();
                     RawClient real = new RawClient(process.port());
                     RawClient fake = new RawClient(memory.port());
                     RawClient realObserver = new RawClient(process.port());
