@@ -99,16 +99,21 @@ class DeletionSafetyIT {
         }
     }
 
+    /** A controller that applied {@code specs} and stopped: what a restarted one finds. */
+    private static void runAndStop(OvsdbServer server, List<LoadBalancerSpec> specs) throws Exception {
+        try (OvsdbClient c = EngineFixture.client(server.remote()); LoadBalancerEngine before = LoadBalancerEngine.builder(c).build().start()) {
+            c.startAndWait(WAIT);
+            before.apply(OWNER, specs).get(30, TimeUnit.SECONDS);
+        }
+    }
+
     @Test
     void aRestartedControllerThatUpsertsOneOfAHundredDeletesNothingUntilItsSetIsComplete() throws Exception {
         try (OvsdbServer server = OvsdbServer.start()) {
             Nbctl nbctl = Nbctl.of(server);
             EngineFixture.seed(nbctl);
             List<LoadBalancerSpec> all = specs(0, 100);
-            try (OvsdbClient c = EngineFixture.client(server.remote()); LoadBalancerEngine before = LoadBalancerEngine.builder(c).build().start()) {
-                c.startAndWait(WAIT);
-                before.apply(OWNER, all).get(30, TimeUnit.SECONDS);
-            }
+            runAndStop(server, all);
             // The controller restarts; its informer has delivered one Service so far.
             try (OvsdbClient c = EngineFixture.client(server.remote()); LoadBalancerEngine after = LoadBalancerEngine.builder(c).build().start()) {
                 c.startAndWait(WAIT);
@@ -146,10 +151,7 @@ class DeletionSafetyIT {
             Nbctl nbctl = Nbctl.of(server);
             EngineFixture.seed(nbctl);
             List<LoadBalancerSpec> all = specs(0, 30);
-            try (OvsdbClient c = EngineFixture.client(server.remote()); LoadBalancerEngine before = LoadBalancerEngine.builder(c).build().start()) {
-                c.startAndWait(WAIT);
-                before.apply(OWNER, all).get(30, TimeUnit.SECONDS);
-            }
+            runAndStop(server, all);
             try (OvsdbClient c = EngineFixture.client(server.remote()); LoadBalancerEngine after = LoadBalancerEngine.builder(c).build().start()) {
                 c.startAndWait(WAIT);
                 ApplyResult r = after.apply(OWNER, specs(0, 2)).get(20, TimeUnit.SECONDS);

@@ -32,18 +32,34 @@ class SingleWriterIT {
         return out;
     }
 
-    @Test
-    void theSecondEngineOfAnOwnerStandsByWithoutWritingAndTakesOverWhenTheFirstCloses() throws Exception {
-        try (OvsdbServer server = OvsdbServer.start(); OvsdbClient c1 = EngineFixture.client(server.remote());
-             OvsdbClient c2 = EngineFixture.client(server.remote())) {
+    /** A seeded server and two synced clients of it, as two replicas of one controller have. */
+    private record Replicas(OvsdbServer server, Nbctl nbctl, OvsdbClient c1, OvsdbClient c2) implements AutoCloseable {
+        static Replicas start() {
+            OvsdbServer server = OvsdbServer.start();
             Nbctl nbctl = Nbctl.of(server);
             EngineFixture.seed(nbctl);
+            OvsdbClient c1 = EngineFixture.client(server.remote());
+            OvsdbClient c2 = EngineFixture.client(server.remote());
             c1.startAndWait(WAIT);
             c2.startAndWait(WAIT);
+            return new Replicas(server, nbctl, c1, c2);
+        }
+
+        @Override
+        public void close() {
+            c1.close();
+            c2.close();
+            server.close();
+        }
+    }
+
+    @Test
+    void theSecondEngineOfAnOwnerStandsByWithoutWritingAndTakesOverWhenTheFirstCloses() throws Exception {
+        try (Replicas r = Replicas.start()) {
             List<LoadBalancerSpec> oldSet = specs(10, 1);
             List<LoadBalancerSpec> newSet = specs(12, 2);
-            LoadBalancerEngine old = LoadBalancerEngine.builder(c1).build().start();
-            try (LoadBalancerEngine next = LoadBalancerEngine.builder(c2).build().start()) {
+            LoadBalancerEngine old = LoadBalancerEngine.builder(r.c1()).build().start();
+            try (LoadBalancerEngine next = LoadBalancerEngine.builder(r.c2()).build().start()) {
                 assertThat(old.apply(OWNER, oldSet).get(20, TimeUnit.SECONDS).allApplied()).isTrue();
                 CompletableFuture<ApplyResult> viaNext = next.apply(OWNER, newSet);
 
@@ -52,7 +68,7 @@ class SingleWriterIT {
                 assertThat(next.availability()).contains("standby").contains(OWNER);
                 // Time for a fight to show: the old replica's rows stay exactly as it wrote them.
                 Thread.sleep(1500);
-                assertThat(OwnedRows.rows(nbctl)).isEqualTo(OwnedRows.expected(oldSet));
+                assertThat(OwnedRows.rows(r.nbctl())).isEqualTo(OwnedRows.expected(oldSet));
                 assertThat(next.metrics().transactions()).as("the standby wrote nothing").isZero();
                 assertThat(old.metrics().repairs()).as("nothing to repair: nobody fought").isZero();
                 assertThat(viaNext).isNotDone();
@@ -65,7 +81,7 @@ class SingleWriterIT {
                 old.close();
                 ApplyResult r = viaNext.get(20, TimeUnit.SECONDS);
                 assertThat(r.allApplied()).as(r.toString()).isTrue();
-                assertThat(OwnedRows.rows(nbctl)).isEqualTo(OwnedRows.expected(newSet));
+                assertThat(OwnedRows.rows(r.nbctl())).isEqualTo(OwnedRows.expected(newSet));
                 assertThat(next.isAvailable()).isTrue();
             }
         }
@@ -73,26 +89,21 @@ class SingleWriterIT {
 
     @Test
     void whenTheWriterIsCutOffTheStandbyTakesOverAndRepairs() throws Exception {
-        try (OvsdbServer server = OvsdbServer.start(); OvsdbClient c2 = EngineFixture.client(server.remote())) {
-            Nbctl nbctl = Nbctl.of(server);
-            EngineFixture.seed(nbctl);
-            OvsdbClient c1 = EngineFixture.client(server.remote());
-            c1.startAndWait(WAIT);
-            c2.startAndWait(WAIT);
+        try (Replicas r = Replicas.start()) {
             List<LoadBalancerSpec> set = specs(5, 1);
-            LoadBalancerEngine first = LoadBalancerEngine.builder(c1).build().start();
-            try (LoadBalancerEngine second = LoadBalancerEngine.builder(c2).build().start()) {
+            LoadBalancerEngine first = LoadBalancerEngine.builder(r.c1()).build().start();
+            try (LoadBalancerEngine second = LoadBalancerEngine.builder(r.c2()).build().start()) {
                 first.apply(OWNER, set).get(20, TimeUnit.SECONDS);
                 CompletableFuture<ApplyResult> viaSecond = second.apply(OWNER, set);
                 Await.until(WAIT, "the second stands by", () -> !second.isAvailable());
 
                 // The old pod dies without closing anything: its connection goes, and its lock with it.
-                c1.close();
+                r.c1().close();
                 viaSecond.get(20, TimeUnit.SECONDS);
                 Await.until(WAIT, "the second is available", second::isAvailable);
-                nbctl.run("lb-del", "svc-3-tcp");
+                r.nbctl().run("lb-del", "svc-3-tcp");
                 Await.until(WAIT, "the second repairs the deleted row",
-                        () -> OwnedRows.rows(nbctl).equals(OwnedRows.expected(set)));
+                        () -> OwnedRows.rows(r.nbctl()).equals(OwnedRows.expected(set)));
                 first.close();
             }
         }
@@ -100,13 +111,9 @@ class SingleWriterIT {
 
     @Test
     void enginesOfDifferentOwnersDoNotWaitForEachOther() throws Exception {
-        try (OvsdbServer server = OvsdbServer.start(); OvsdbClient c1 = EngineFixture.client(server.remote());
-             OvsdbClient c2 = EngineFixture.client(server.remote())) {
-            EngineFixture.seed(Nbctl.of(server));
-            c1.startAndWait(WAIT);
-            c2.startAndWait(WAIT);
-            try (LoadBalancerEngine a = LoadBalancerEngine.builder(c1).build().start();
-                 LoadBalancerEngine b = LoadBalancerEngine.builder(c2).build().start()) {
+        try (Replicas r = Replicas.start()) {
+            try (LoadBalancerEngine a = LoadBalancerEngine.builder(r.c1()).build().start();
+                 LoadBalancerEngine b = LoadBalancerEngine.builder(r.c2()).build().start()) {
                 LoadBalancerSpec other = LoadBalancerSpec.builder("other-web").routers("shalb-dev").switches("shalb-dev-default")
                         .tcp("168.119.17.60:80", "10.1.9.9:80").build();
                 assertThat(a.apply(OWNER, specs(3, 1)).get(20, TimeUnit.SECONDS).allApplied()).isTrue();
@@ -119,13 +126,9 @@ class SingleWriterIT {
 
     @Test
     void withOwnerLocksOffBothEnginesWriteAsBefore() throws Exception {
-        try (OvsdbServer server = OvsdbServer.start(); OvsdbClient c1 = EngineFixture.client(server.remote());
-             OvsdbClient c2 = EngineFixture.client(server.remote())) {
-            EngineFixture.seed(Nbctl.of(server));
-            c1.startAndWait(WAIT);
-            c2.startAndWait(WAIT);
-            try (LoadBalancerEngine a = LoadBalancerEngine.builder(c1).ownerLocks(false).build().start();
-                 LoadBalancerEngine b = LoadBalancerEngine.builder(c2).ownerLocks(false).build().start()) {
+        try (Replicas r = Replicas.start()) {
+            try (LoadBalancerEngine a = LoadBalancerEngine.builder(r.c1()).ownerLocks(false).build().start();
+                 LoadBalancerEngine b = LoadBalancerEngine.builder(r.c2()).ownerLocks(false).build().start()) {
                 a.apply(OWNER, specs(3, 1)).get(20, TimeUnit.SECONDS);
                 // The same set: nothing to fight over, and b is not held back by a lock.
                 assertThat(b.apply(OWNER, specs(3, 1)).get(20, TimeUnit.SECONDS).allApplied()).isTrue();
@@ -136,13 +139,9 @@ class SingleWriterIT {
 
     @Test
     void withoutOwnerLocksAFightIsDetectedReportedAndBackedOffFrom() throws Exception {
-        try (OvsdbServer server = OvsdbServer.start(); OvsdbClient c1 = EngineFixture.client(server.remote());
-             OvsdbClient c2 = EngineFixture.client(server.remote())) {
-            EngineFixture.seed(Nbctl.of(server));
-            c1.startAndWait(WAIT);
-            c2.startAndWait(WAIT);
-            try (LoadBalancerEngine a = LoadBalancerEngine.builder(c1).ownerLocks(false).build().start();
-                 LoadBalancerEngine b = LoadBalancerEngine.builder(c2).ownerLocks(false).build().start()) {
+        try (Replicas r = Replicas.start()) {
+            try (LoadBalancerEngine a = LoadBalancerEngine.builder(r.c1()).ownerLocks(false).build().start();
+                 LoadBalancerEngine b = LoadBalancerEngine.builder(r.c2()).ownerLocks(false).build().start()) {
                 a.apply(OWNER, specs(3, 1)).get(20, TimeUnit.SECONDS);
                 // A rolling update with the locks switched off: the new replica's set differs.
                 b.apply(OWNER, specs(3, 2));
