@@ -79,8 +79,8 @@ class SingleWriterIT {
                 assertThat(old.isAvailable()).isTrue();
 
                 old.close();
-                ApplyResult r = viaNext.get(20, TimeUnit.SECONDS);
-                assertThat(r.allApplied()).as(r.toString()).isTrue();
+                ApplyResult result = viaNext.get(20, TimeUnit.SECONDS);
+                assertThat(result.allApplied()).as(result.toString()).isTrue();
                 assertThat(OwnedRows.rows(r.nbctl())).isEqualTo(OwnedRows.expected(newSet));
                 assertThat(next.isAvailable()).isTrue();
             }
