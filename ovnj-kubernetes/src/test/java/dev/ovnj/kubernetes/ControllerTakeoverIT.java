@@ -33,7 +33,7 @@ class ControllerTakeoverIT extends ControllerTestBase {
 
         // While no controller runs: web scales, and api is deleted with its finalizer taken off by hand.
         kube.resource(slice("web-a", "web", "10.1.0.10", "10.1.0.11")).update();
-        kube.services().inNamespace(NAMESPACE).withName("api").edit(s -> {
+        editService("api", s -> {
             s.getMetadata().getFinalizers().clear();
             return s;
         });

@@ -91,6 +91,23 @@ abstract class ControllerTestBase {
         return replica(settings, more).controller();
     }
 
+    /**
+     * Edits a Service as a user would, again on a 409: the controller writes the same Service
+     * (finalizer, status) concurrently, so a test's read-modify-write can lose the race.
+     */
+    void editService(String name, java.util.function.UnaryOperator<Service> change) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                kube.services().inNamespace(NAMESPACE).withName(name).edit(change);
+                return;
+            } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt == 10) {
+                    throw e;
+                }
+            }
+        }
+    }
+
     Service service(String name) {
         return kube.services().inNamespace(NAMESPACE).withName(name).get();
     }

@@ -40,14 +40,14 @@ class ServiceLoadBalancerControllerIT extends ControllerTestBase {
         awaitVips("shop/web-udp", "{\"" + FIRST_EIP + ":53\"=\"10.1.0.12:5353\"}");
 
         // A Service switching type loses its load balancer, address and finalizer, and gets them back.
-        kube.services().inNamespace(NAMESPACE).withName("web").edit(s -> {
+        editService("web", s -> {
             s.getSpec().setType("ClusterIP");
             return s;
         });
         Await.until(WAIT, "withdrawn on type ClusterIP", () -> lbNames().isEmpty() && claims().equals("{}")
                 && !service("web").getMetadata().getFinalizers().contains(ControllerSettings.FINALIZER)
                 && ingress("web").isEmpty());
-        kube.services().inNamespace(NAMESPACE).withName("web").edit(s -> {
+        editService("web", s -> {
             s.getSpec().setType("LoadBalancer");
             return s;
         });
