@@ -268,9 +268,10 @@ final class EngineLoop {
                     gone.add(old);
                 }
             }
-            gone.addAll(reconciler.staleSpecs(owner, store.names(owner)));
+            Map<String, Integer> rows = reconciler.rowsBySpec(owner);
+            gone.addAll(Reconciler.stale(rows, store.names(owner)));
             store.markComplete(owner);
-            affected.addAll(deleteOrHold(owner, gone, allowMassDelete));
+            affected.addAll(deleteOrHold(owner, gone, rows, allowMassDelete));
             names.addAll(gone);
             names.forEach(n -> req.waiting.put(new SpecKey(owner, n), store.get(new SpecKey(owner, n)).generation()));
             declared(req, affected);
@@ -283,10 +284,11 @@ final class EngineLoop {
      */
     CompletableFuture<ApplyResult> declareComplete(String owner) {
         return request(Request.Kind.APPLY, owner, req -> {
+            Map<String, Integer> rows = reconciler.rowsBySpec(owner);
             Set<String> gone = new LinkedHashSet<>(store.held(owner));
-            gone.addAll(reconciler.staleSpecs(owner, store.names(owner)));
+            gone.addAll(Reconciler.stale(rows, store.names(owner)));
             store.markComplete(owner);
-            Set<SpecKey> affected = deleteOrHold(owner, gone, false);
+            Set<SpecKey> affected = deleteOrHold(owner, gone, rows, false);
             store.names(owner).forEach(n -> req.waiting.put(new SpecKey(owner, n), store.get(new SpecKey(owner, n)).generation()));
             declared(req, affected);
         });
@@ -296,13 +298,14 @@ final class EngineLoop {
     CompletableFuture<ApplyResult> releaseHeld(String owner) {
         return request(Request.Kind.APPLY, owner, req -> {
             Set<SpecKey> affected = new LinkedHashSet<>();
-            for (String name : store.held(owner)) {
+            List<String> held = store.held(owner);
+            for (String name : held) {
                 affected.addAll(store.declare(owner, name, null, List.of()));
                 SpecKey key = new SpecKey(owner, name);
                 req.waiting.put(key, store.get(key).generation());
             }
             if (!affected.isEmpty()) {
-                LOG.info("owner {}: held deletions of {} spec(s) released", owner, affected.size());
+                LOG.info("owner {}: held deletions of {} spec(s) released", owner, held.size());
             }
             declared(req, affected);
         });
@@ -312,12 +315,11 @@ final class EngineLoop {
      * Declares the removal of the specs in {@code gone}, or holds it when it would delete more of
      * the owner's rows than the deletion budget allows.
      */
-    private Set<SpecKey> deleteOrHold(String owner, Set<String> gone, boolean allowMassDelete) {
+    private Set<SpecKey> deleteOrHold(String owner, Set<String> gone, Map<String, Integer> rows, boolean allowMassDelete) {
         Set<SpecKey> affected = new LinkedHashSet<>();
         if (gone.isEmpty()) {
             return affected;
         }
-        Map<String, Integer> rows = reconciler.rowsBySpec(owner);
         int owned = rows.values().stream().mapToInt(Integer::intValue).sum();
         int deleting = gone.stream().mapToInt(n -> rows.getOrDefault(n, 0)).sum();
         if (allowMassDelete || !settings.deletionBudget().exceededBy(deleting, owned)) {
@@ -651,9 +653,10 @@ final class EngineLoop {
 
     /** Every spec of one owner is checked again; rows no spec names are deleted (within the budget) or held. */
     private void recheck(String owner, long now) {
-        Set<String> stale = reconciler.staleSpecs(owner, store.names(owner));
+        Map<String, Integer> rows = reconciler.rowsBySpec(owner);
+        Set<String> stale = Reconciler.stale(rows, store.names(owner));
         if (store.isComplete(owner)) {
-            deleteOrHold(owner, stale, false);
+            deleteOrHold(owner, stale, rows, false);
         } else {
             stale.forEach(n -> store.hold(owner, n, ORPHAN));
         }

@@ -173,8 +173,7 @@ final class Reconciler {
             }
         }
         Map<String, Integer> rows = rowsBySpec(owner);
-        List<String> stale = new ArrayList<>(rows.keySet());
-        stale.removeAll(declared);
+        List<String> stale = new ArrayList<>(stale(rows, declared));
         int owned = rows.values().stream().mapToInt(Integer::intValue).sum();
         int deleting = stale.stream().mapToInt(rows::get).sum();
         Map<String, String> held = new LinkedHashMap<>();
@@ -203,7 +202,12 @@ final class Reconciler {
 
     /** Specs of the owner that have rows in the database but are not declared. */
     Set<String> staleSpecs(String owner, Set<String> declared) {
-        Set<String> out = new LinkedHashSet<>(rowsBySpec(owner).keySet());
+        return stale(rowsBySpec(owner), declared);
+    }
+
+    /** The specs of {@code rows} (per spec, as {@link #rowsBySpec} counts them) that are not declared. */
+    static Set<String> stale(Map<String, Integer> rows, Set<String> declared) {
+        Set<String> out = new LinkedHashSet<>(rows.keySet());
         out.removeAll(declared);
         return out;
     }
