@@ -3,7 +3,6 @@ package dev.ovnj.ovsdb.rpc;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.ovnj.ovsdb.wire.FrameLimits;
 import dev.ovnj.ovsdb.wire.JsonFrameDecoder;
-import dev.ovnj.ovsdb.wire.JsonFrameEncoder;
 import io.netty.channel.ChannelPipeline;
 import java.time.Duration;
 import java.util.function.LongSupplier;
@@ -15,10 +14,10 @@ public final class RpcPipeline {
     public static final String PROBE = "ovsdb-probe";
     /** Name of the {@link JsonFrameDecoder} handler. */
     public static final String FRAME_DECODER = "ovsdb-frame-decoder";
-    /** Name of the {@link JsonFrameEncoder} handler. */
-    public static final String FRAME_ENCODER = "ovsdb-frame-encoder";
-    /** Name of the {@link RpcCodec} handler. */
-    public static final String CODEC = "ovsdb-rpc-codec";
+    /** Name of the {@link RpcMessageDecoder} handler. */
+    public static final String MESSAGE_DECODER = "ovsdb-rpc-decoder";
+    /** Name of the {@link RpcMessageEncoder} handler. */
+    public static final String MESSAGE_ENCODER = "ovsdb-rpc-encoder";
     /** Name of the {@link RpcConnection} handler. */
     public static final String CONNECTION = "ovsdb-rpc";
 
@@ -26,7 +25,7 @@ public final class RpcPipeline {
     }
 
     /**
-     * Appends probe, framing, JSON-RPC codec and connection to the pipeline, in that order.
+     * Appends probe, framing, JSON-RPC decoder and encoder, and connection to the pipeline, in that order.
      * Transport handlers such as TLS must already be in place before them.
      *
      * @param pipeline      the channel's pipeline
@@ -46,8 +45,8 @@ public final class RpcPipeline {
         Runnable echo = () -> connection.call("echo", JsonNodeFactory.instance.arrayNode(), probeInterval);
         pipeline.addLast(PROBE, new InactivityProbe(probeInterval, echo, nanoClock));
         pipeline.addLast(FRAME_DECODER, new JsonFrameDecoder(limits));
-        pipeline.addLast(FRAME_ENCODER, new JsonFrameEncoder());
-        pipeline.addLast(CODEC, new RpcCodec());
+        pipeline.addLast(MESSAGE_DECODER, new RpcMessageDecoder());
+        pipeline.addLast(MESSAGE_ENCODER, new RpcMessageEncoder());
         pipeline.addLast(CONNECTION, connection);
     }
 }

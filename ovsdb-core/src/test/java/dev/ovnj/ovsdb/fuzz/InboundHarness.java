@@ -8,8 +8,8 @@ import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.data.ValueTypeException;
 import dev.ovnj.ovsdb.monitor.MonitorProtocolException;
 import dev.ovnj.ovsdb.monitor.UpdateBatch;
-import dev.ovnj.ovsdb.rpc.RpcCodec;
 import dev.ovnj.ovsdb.rpc.RpcMessage;
+import dev.ovnj.ovsdb.rpc.RpcMessageDecoder;
 import dev.ovnj.ovsdb.rpc.RpcNotification;
 import dev.ovnj.ovsdb.rpc.RpcResponse;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
@@ -41,7 +41,7 @@ final class InboundHarness {
             "Logical_Switch", "Logical_Router_Port", "NAT");
     static final ObjectMapper MAPPER = new ObjectMapper();
     static final DatabaseSchema SCHEMA = DatabaseSchema.parse(resource("/ovn-nb.ovsschema"));
-    private static final RpcCodec CODEC = new RpcCodec();
+    private static final RpcMessageDecoder DECODER = new RpcMessageDecoder();
     /** The real initial contents, captured from ovsdb-server 3.1; updates are applied on top. */
     private static final JsonNode INITIAL = json(resource("/dev/ovnj/ovsdb/fuzz/InboundFuzzTestInputs/monitorMessage/monitor-cond-since-reply.json"));
 
@@ -103,7 +103,7 @@ final class InboundHarness {
     /** Interprets one decoded JSON object as the client does. */
     static void message(JsonNode json) {
         try {
-            RpcMessage m = CODEC.fromJson(json);
+            RpcMessage m = DECODER.fromJson(json);
             if (m instanceof RpcResponse r && r.result() != null && r.result().isArray() && r.result().size() == 3) {
                 initialReply(r.result());
             } else if (m instanceof RpcNotification n) {

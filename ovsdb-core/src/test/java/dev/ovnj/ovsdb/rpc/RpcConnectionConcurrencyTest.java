@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.ovnj.ovsdb.wire.FrameLimits;
 import dev.ovnj.ovsdb.wire.JsonFrameDecoder;
-import dev.ovnj.ovsdb.wire.JsonFrameEncoder;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -63,7 +62,7 @@ class RpcConnectionConcurrencyTest {
                     @Override
                     protected void initChannel(LocalChannel ch) {
                         ch.pipeline().addLast(new JsonFrameDecoder(FrameLimits.defaults()),
-                                new JsonFrameEncoder(), new RpcCodec(), new FakeServer());
+                                new RpcMessageEncoder(), new RpcMessageDecoder(), new FakeServer());
                     }
                 }).bind(address).sync().channel();
     }

@@ -56,7 +56,7 @@ class RpcPipelineTest {
     void installsHandlersInOrder() {
         EmbeddedChannel ch = channel(FrameLimits.defaults(), Duration.ZERO);
         assertThat(ch.pipeline().names()).startsWith(RpcPipeline.PROBE, RpcPipeline.FRAME_DECODER,
-                RpcPipeline.FRAME_ENCODER, RpcPipeline.CODEC, RpcPipeline.CONNECTION);
+                RpcPipeline.MESSAGE_DECODER, RpcPipeline.MESSAGE_ENCODER, RpcPipeline.CONNECTION);
     }
 
     @Test

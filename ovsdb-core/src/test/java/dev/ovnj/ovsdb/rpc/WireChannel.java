@@ -3,7 +3,6 @@ package dev.ovnj.ovsdb.rpc;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ovnj.ovsdb.wire.JsonFrameEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.channel.ChannelHandler;
@@ -13,7 +12,7 @@ import java.io.UncheckedIOException;
 
 /**
  * Embedded channels for the JSON-RPC layer whose outbound side is production's: outgoing messages
- * leave as the bytes {@link JsonFrameEncoder} writes, and tests read them back by parsing those
+ * leave as the bytes {@link RpcMessageEncoder} writes, and tests read them back by parsing those
  * bytes. Inbound, tests write JSON trees, as {@code JsonFrameDecoder} would pass them on.
  */
 public final class WireChannel {
@@ -23,13 +22,13 @@ public final class WireChannel {
     }
 
     /**
-     * A channel with {@link JsonFrameEncoder} and {@link RpcCodec} ahead of the given handlers.
+     * A channel with {@link RpcMessageEncoder} and {@link RpcMessageDecoder} ahead of the given handlers.
      *
      * @param handlers the handlers under test, e.g. an {@link RpcConnection}
      * @return the channel
      */
     public static EmbeddedChannel of(ChannelHandler... handlers) {
-        EmbeddedChannel ch = new EmbeddedChannel(new JsonFrameEncoder(), new RpcCodec());
+        EmbeddedChannel ch = new EmbeddedChannel(new RpcMessageEncoder(), new RpcMessageDecoder());
         ch.pipeline().addLast(handlers);
         return ch;
     }

@@ -2,7 +2,8 @@ package dev.ovnj.testkit.inmemory;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ovnj.ovsdb.rpc.RpcCodec;
+import dev.ovnj.ovsdb.rpc.RpcMessageDecoder;
+import dev.ovnj.ovsdb.rpc.RpcMessageEncoder;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import dev.ovnj.ovsdb.wire.FrameLimits;
 import dev.ovnj.ovsdb.wire.JsonFrameDecoder;
@@ -302,8 +303,9 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
                 if (!inactivityProbe.isZero()) {
                     ch.pipeline().addLast(new IdleStateHandler(inactivityProbe.toMillis(), 0, 0, TimeUnit.MILLISECONDS));
                 }
-                ch.pipeline().addLast(new JsonFrameDecoder(FrameLimits.defaults()), new JsonFrameEncoder(), new RpcCodec(),
-                        new Session(state));
+                // Error replies are written as trees (ovsdb-server's own shape, no "result"), the rest as messages.
+                ch.pipeline().addLast(new JsonFrameDecoder(FrameLimits.defaults()), new JsonFrameEncoder(),
+                        new RpcMessageEncoder(), new RpcMessageDecoder(), new Session(state));
             }
         };
     }

@@ -11,14 +11,13 @@ import java.util.List;
  * request, response or notification is rejected with a {@link RpcProtocolException}, which Netty
  * delivers wrapped in a {@link io.netty.handler.codec.DecoderException}.
  *
- * <p>Only inbound: outgoing {@link RpcMessage}s pass through to a
- * {@link dev.ovnj.ovsdb.wire.JsonFrameEncoder}, which writes them straight to bytes without
- * building their JSON tree first. The codec holds no per-channel state.
+ * <p>Only inbound: outgoing messages are written by {@link RpcMessageEncoder}. Holds no
+ * per-channel state.
  */
-public final class RpcCodec extends MessageToMessageDecoder<JsonNode> {
+public final class RpcMessageDecoder extends MessageToMessageDecoder<JsonNode> {
 
-    /** Creates a codec. */
-    public RpcCodec() {
+    /** Creates a decoder. */
+    public RpcMessageDecoder() {
         super(JsonNode.class);
     }
 

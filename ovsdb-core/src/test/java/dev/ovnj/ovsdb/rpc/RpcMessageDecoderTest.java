@@ -13,10 +13,10 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.DecoderException;
 import org.junit.jupiter.api.Test;
 
-class RpcCodecTest {
+class RpcMessageDecoderTest {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private final RpcCodec codec = new RpcCodec();
+    private final RpcMessageDecoder codec = new RpcMessageDecoder();
 
     private static JsonNode json(String text) throws Exception {
         return MAPPER.readTree(text);
@@ -61,7 +61,7 @@ class RpcCodecTest {
 
     @Test
     void decodesInThePipelineAndLeavesOutgoingMessagesToTheFrameEncoder() throws Exception {
-        EmbeddedChannel ch = new EmbeddedChannel(new RpcCodec());
+        EmbeddedChannel ch = new EmbeddedChannel(new RpcMessageDecoder());
         ch.writeInbound(json("{\"id\":1,\"result\":[],\"error\":null}"));
         assertThat(ch.<Object>readInbound()).isInstanceOf(RpcResponse.class);
         RpcNotification outgoing = new RpcNotification("n", MAPPER.createArrayNode());
