@@ -1,5 +1,6 @@
 package dev.ovnj.nb.eip;
 
+import dev.ovnj.ovsdb.Futures;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -25,18 +26,11 @@ final class Blocking {
             Thread.currentThread().interrupt();
             throw new CompletionException("interrupted while waiting for " + what, e);
         } catch (ExecutionException e) {
-            Throwable cause = unwrap(e);
+            Throwable cause = Futures.unwrap(e);
             if (cause instanceof RuntimeException re) {
                 throw re;
             }
             throw new CompletionException(cause);
         }
-    }
-
-    static Throwable unwrap(Throwable t) {
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 }

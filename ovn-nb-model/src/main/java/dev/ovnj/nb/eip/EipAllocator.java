@@ -3,6 +3,7 @@ package dev.ovnj.nb.eip;
 import dev.ovnj.nb.model.LoadBalancer;
 import dev.ovnj.nb.model.LogicalRouterPort;
 import dev.ovnj.nb.model.Nat;
+import dev.ovnj.ovsdb.Futures;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.ovsdb.tx.Condition;
 import dev.ovnj.ovsdb.tx.Operations;
@@ -216,7 +217,7 @@ public final class EipAllocator {
             if (error == null) {
                 return CompletableFuture.completedFuture(claim.ip());
             }
-            Throwable cause = Blocking.unwrap(error);
+            Throwable cause = Futures.unwrap(error);
             if (!(cause instanceof WaitTimedOutException)) {
                 return CompletableFuture.<InetAddress>failedFuture(cause);
             }

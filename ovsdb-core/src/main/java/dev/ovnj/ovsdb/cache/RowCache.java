@@ -1,10 +1,10 @@
 package dev.ovnj.ovsdb.cache;
 
+import dev.ovnj.ovsdb.ListenerFence;
 import dev.ovnj.ovsdb.data.Interner;
 import dev.ovnj.ovsdb.data.Row;
 import dev.ovnj.ovsdb.monitor.RowUpdate;
 import dev.ovnj.ovsdb.monitor.UpdateBatch;
-import dev.ovnj.ovsdb.rpc.ListenerFence;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import dev.ovnj.ovsdb.schema.TableSchema;
 import java.util.ArrayList;

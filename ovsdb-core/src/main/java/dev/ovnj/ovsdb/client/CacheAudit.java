@@ -3,6 +3,7 @@ package dev.ovnj.ovsdb.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ovnj.ovsdb.Futures;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.cache.TableCache;
 import dev.ovnj.ovsdb.data.Row;
@@ -153,7 +154,7 @@ final class CacheAudit {
                 })
                 .whenComplete((found, error) -> {
                     if (error != null) {
-                        LOG.debug("cache audit on {} did not complete: {}", s.remote, CallbackThread.unwrap(error).getMessage());
+                        LOG.debug("cache audit on {} did not complete: {}", s.remote, Futures.unwrap(error).getMessage());
                     } else if (!found.isEmpty() && current.get() == s && s.isOpen()) {
                         divergences.incrementAndGet();
                         LOG.warn("cache audit: the cache of {} differs from {} in {}; resyncing", options.database(), s.remote, found);
@@ -213,7 +214,7 @@ final class CacheAudit {
         if (s.isOpen()) {
             s.call("monitor_cancel", options.requestTimeout(), id).whenComplete((r, e) -> {
                 if (e != null) {
-                    LOG.debug("monitor_cancel of {} on {} failed: {}", id, s.remote, CallbackThread.unwrap(e).getMessage());
+                    LOG.debug("monitor_cancel of {} on {} failed: {}", id, s.remote, Futures.unwrap(e).getMessage());
                 }
             });
         }

@@ -1,10 +1,10 @@
 package dev.ovnj.ovsdb.client;
 
+import dev.ovnj.ovsdb.Futures;
 import dev.ovnj.ovsdb.rpc.SerialExecutor;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -68,7 +68,7 @@ final class CallbackThread {
     <T> void complete(CompletableFuture<T> future, T value, Throwable error) {
         Runnable task = () -> {
             if (error != null) {
-                future.completeExceptionally(unwrap(error));
+                future.completeExceptionally(Futures.unwrap(error));
             } else {
                 future.complete(value);
             }
@@ -93,12 +93,5 @@ final class CallbackThread {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    static Throwable unwrap(Throwable t) {
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 }

@@ -2,7 +2,8 @@ package dev.ovnj.ovsdb.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.ovnj.ovsdb.rpc.ListenerFence;
+import dev.ovnj.ovsdb.Futures;
+import dev.ovnj.ovsdb.ListenerFence;
 import dev.ovnj.ovsdb.typed.SchemaMismatchException;
 import io.netty.channel.EventLoop;
 import java.time.Duration;
@@ -160,7 +161,7 @@ final class ConnectionSupervisor {
                         .thenApply(resumed -> new Synced(s, resumed)))
                 .whenCompleteAsync((synced, err) -> {
                     if (err != null) {
-                        attemptFailed(remote, connector.lateTlsRefusal(remote, CallbackThread.unwrap(err)));
+                        attemptFailed(remote, connector.lateTlsRefusal(remote, Futures.unwrap(err)));
                     } else {
                         synced(synced.session, synced.resumed);
                     }

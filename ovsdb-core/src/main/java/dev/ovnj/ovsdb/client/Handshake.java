@@ -2,6 +2,7 @@ package dev.ovnj.ovsdb.client;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ovnj.ovsdb.Futures;
 import dev.ovnj.ovsdb.rpc.RpcErrorException;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import dev.ovnj.ovsdb.typed.Compatibility;
@@ -77,7 +78,7 @@ final class Handshake {
         return s.call("monitor_cond", options.requestTimeout(), SERVER_DB, SERVER_MONITOR_ID, req)
                 .handle((reply, err) -> {
                     if (err != null) {
-                        Throwable e = CallbackThread.unwrap(err);
+                        Throwable e = Futures.unwrap(err);
                         if (e instanceof RpcErrorException) {
                             // Servers before OVS 2.9 have no _Server database: nothing to check, and
                             // nothing says they send updates before replies, so writes use a barrier.

@@ -1,7 +1,7 @@
 package dev.ovnj.ovsdb.client;
 
+import dev.ovnj.ovsdb.ListenerFence;
 import dev.ovnj.ovsdb.data.OvsdbId;
-import dev.ovnj.ovsdb.rpc.ListenerFence;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;

@@ -4,12 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.ovnj.ovsdb.Futures;
+import dev.ovnj.ovsdb.ListenerFence;
 import dev.ovnj.ovsdb.monitor.MonitorMethod;
 import dev.ovnj.ovsdb.monitor.MonitorProtocolException;
 import dev.ovnj.ovsdb.monitor.MonitorRequest;
 import dev.ovnj.ovsdb.monitor.TableMonitor;
 import dev.ovnj.ovsdb.monitor.UpdateBatch;
-import dev.ovnj.ovsdb.rpc.ListenerFence;
 import dev.ovnj.ovsdb.rpc.RpcErrorException;
 import java.util.List;
 import java.util.Map;
@@ -98,7 +99,7 @@ final class MonitorRegistry {
         CompletableFuture<Boolean> done = new CompletableFuture<>();
         reply.whenComplete((json, err) -> {
             if (err != null) {
-                Throwable e = CallbackThread.unwrap(err);
+                Throwable e = Futures.unwrap(err);
                 if (e instanceof RpcErrorException rpcErr && "unknown method".equals(rpcErr.error()) && method.fallback() != null) {
                     LOG.info("{} does not support {}; falling back to {}", s.remote, method.method(), method.fallback().method());
                     establish(s, method.fallback()).whenComplete((v, e2) -> {
@@ -192,8 +193,8 @@ final class MonitorRegistry {
         for (Side side : sides.values()) {
             open(side, s).whenComplete((v, e) -> {
                 if (e != null && s.isOpen()) {
-                    LOG.warn("side monitor {} could not be re-opened on {}: {}", side.id, s.remote, CallbackThread.unwrap(e).getMessage());
-                    side.end(CallbackThread.unwrap(e));
+                    LOG.warn("side monitor {} could not be re-opened on {}: {}", side.id, s.remote, Futures.unwrap(e).getMessage());
+                    side.end(Futures.unwrap(e));
                 }
             });
         }

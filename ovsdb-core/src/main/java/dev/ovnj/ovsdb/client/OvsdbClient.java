@@ -2,10 +2,11 @@ package dev.ovnj.ovsdb.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.ovnj.ovsdb.Futures;
+import dev.ovnj.ovsdb.ListenerFence;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.monitor.MonitorRequest;
 import dev.ovnj.ovsdb.monitor.TableMonitor;
-import dev.ovnj.ovsdb.rpc.ListenerFence;
 import dev.ovnj.ovsdb.rpc.RpcConnection;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import dev.ovnj.ovsdb.tx.Transaction;
@@ -39,9 +40,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * monitored tables into a {@link RowCache}, runs transactions, and reconnects by itself, resuming
  * with {@code monitor_cond_since} so that a reconnect transfers only what changed.
  *
- * <p>Threads: Netty's event loop does I/O only. Cache updates, listener callbacks and the
- * completion of returned futures run on the client's single callback thread, in the order the
- * server sent them; a callback that blocks delays the cache, so hand long work elsewhere. A
+ * <p>Threads: Netty's event loop does the I/O and the work that needs no cache: it parses the
+ * JSON, matches replies to requests, answers {@code echo} and decodes transaction replies. Cache
+ * updates, listener callbacks and the completion of returned futures run on the client's single
+ * callback thread, in the order the server sent them; a callback that blocks delays the cache, so hand long work elsewhere. A
  * listener that throws is logged and counted; it never drops the connection or stops later
  * deliveries. Every public method is asynchronous; the {@code ...AndWait} variants block the caller
  * with a timeout.
@@ -446,7 +448,7 @@ public final class OvsdbClient implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new NotConnectedException("interrupted while waiting for " + what);
         } catch (ExecutionException e) {
-            Throwable cause = CallbackThread.unwrap(e);
+            Throwable cause = Futures.unwrap(e);
             if (cause instanceof RuntimeException re) {
                 throw re;
             }

@@ -1,6 +1,7 @@
 package dev.ovnj.ovsdb.client;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.ovnj.ovsdb.Futures;
 import dev.ovnj.ovsdb.tx.Transaction;
 import dev.ovnj.ovsdb.tx.TransactionResult;
 import java.util.concurrent.CompletableFuture;
@@ -48,7 +49,7 @@ final class TransactionRunner {
             // Completion is queued on the callback thread behind the updates read before the reply
             // (ORDERED) or before the barrier's answer, so the cache holds them when it runs.
             s.confirmation.afterReply().whenComplete((ok, lost) -> callbacks.complete(result, decoded,
-                    lost == null ? null : new CommitUnconfirmedException(decoded, CallbackThread.unwrap(lost))));
+                    lost == null ? null : new CommitUnconfirmedException(decoded, Futures.unwrap(lost))));
         });
         return result;
     }

@@ -2,9 +2,9 @@ package dev.ovnj.ovsdb.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.ovnj.ovsdb.ListenerFence;
 import dev.ovnj.ovsdb.cache.CacheInconsistencyException;
 import dev.ovnj.ovsdb.monitor.UpdateBatch;
-import dev.ovnj.ovsdb.rpc.ListenerFence;
 import dev.ovnj.ovsdb.rpc.RpcNotification;
 import java.util.Optional;
 import java.util.function.BiConsumer;

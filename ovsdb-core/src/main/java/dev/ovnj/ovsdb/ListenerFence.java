@@ -1,4 +1,4 @@
-package dev.ovnj.ovsdb.rpc;
+package dev.ovnj.ovsdb;
 
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
