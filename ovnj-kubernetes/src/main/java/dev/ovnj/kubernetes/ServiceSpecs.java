@@ -5,7 +5,7 @@ import dev.ovnj.lb.spec.HealthCheck;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.Protocol;
 import dev.ovnj.lb.spec.VipSpec;
-import dev.ovnj.nb.eip.IpFamily;
+import dev.ovnj.nb.ip.IpFamily;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;

@@ -6,11 +6,11 @@ import static dev.ovnj.kubernetes.Kube.slice;
 
 import dev.ovnj.lb.SpecStatus;
 import dev.ovnj.nb.eip.EipClaim;
-import dev.ovnj.nb.eip.IpAddresses;
+import dev.ovnj.nb.ip.IpAddresses;
 import dev.ovnj.nb.model.LoadBalancer;
 import dev.ovnj.nb.model.LogicalRouterPort;
-import dev.ovnj.ovsdb.monitor.MonitorRequest;
 import dev.ovnj.ovsdb.client.OvsdbClient;
+import dev.ovnj.ovsdb.monitor.MonitorRequest;
 import dev.ovnj.ovsdb.tx.Operations;
 import dev.ovnj.testkit.Await;
 import java.lang.management.ManagementFactory;

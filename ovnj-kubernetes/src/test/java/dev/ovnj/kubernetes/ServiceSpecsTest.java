@@ -7,7 +7,7 @@ import dev.ovnj.lb.spec.HealthCheck;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.Protocol;
 import dev.ovnj.lb.spec.VipSpec;
-import dev.ovnj.nb.eip.IpAddresses;
+import dev.ovnj.nb.ip.IpAddresses;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;

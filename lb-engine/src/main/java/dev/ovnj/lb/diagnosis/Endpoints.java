@@ -1,7 +1,7 @@
 package dev.ovnj.lb.diagnosis;
 
 import dev.ovnj.lb.spec.Endpoint;
-import dev.ovnj.nb.eip.IpAddresses;
+import dev.ovnj.nb.ip.IpAddresses;
 import java.util.ArrayList;
 import java.util.List;
 

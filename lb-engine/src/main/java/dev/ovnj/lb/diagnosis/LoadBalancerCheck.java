@@ -3,7 +3,7 @@ package dev.ovnj.lb.diagnosis;
 import dev.ovnj.lb.spec.Endpoint;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.VipSpec;
-import dev.ovnj.nb.eip.IpNetwork;
+import dev.ovnj.nb.ip.IpNetwork;
 import dev.ovnj.nb.model.LoadBalancer;
 import dev.ovnj.nb.model.LogicalRouter;
 import dev.ovnj.nb.model.LogicalRouterPort;

@@ -1,8 +1,8 @@
 package dev.ovnj.lb.diagnosis;
 
 import dev.ovnj.lb.plan.DesiredRow;
-import dev.ovnj.nb.eip.IpAddresses;
 import dev.ovnj.nb.eip.RouterNetworks;
+import dev.ovnj.nb.ip.IpAddresses;
 import dev.ovnj.nb.model.LoadBalancer;
 import dev.ovnj.nb.model.LoadBalancerGroup;
 import dev.ovnj.nb.model.LogicalRouter;

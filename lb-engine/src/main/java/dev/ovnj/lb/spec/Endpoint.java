@@ -1,8 +1,8 @@
 package dev.ovnj.lb.spec;
 
+import dev.ovnj.nb.ip.IpAddresses;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
-import dev.ovnj.nb.eip.IpAddresses;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Objects;

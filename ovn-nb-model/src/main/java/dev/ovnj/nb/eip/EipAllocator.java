@@ -1,5 +1,9 @@
 package dev.ovnj.nb.eip;
 
+import dev.ovnj.nb.ip.IpAddresses;
+import dev.ovnj.nb.ip.IpFamily;
+import dev.ovnj.nb.ip.IpNetwork;
+import dev.ovnj.nb.ip.IpRange;
 import dev.ovnj.nb.model.LoadBalancer;
 import dev.ovnj.nb.model.LogicalRouterPort;
 import dev.ovnj.nb.model.Nat;
@@ -134,7 +138,7 @@ public final class EipAllocator {
         } catch (IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
         }
-        List<EipClaim> held = NorthboundSnapshot.read(client.cache()).claims().stream()
+        List<EipClaim> held = EipSnapshot.read(client.cache()).claims().stream()
                 .filter(c -> c.ip().equals(address)).toList();
         if (held.isEmpty()) {
             return CompletableFuture.completedFuture(false);
@@ -168,7 +172,7 @@ public final class EipAllocator {
      * @return true once a claim was removed and the cache shows it, false when the owner held none
      */
     public CompletableFuture<Boolean> release(EipRequest request) {
-        List<EipClaim> held = NorthboundSnapshot.read(client.cache()).claims().stream()
+        List<EipClaim> held = EipSnapshot.read(client.cache()).claims().stream()
                 .filter(c -> holds(c, request)).toList();
         if (held.isEmpty()) {
             return CompletableFuture.completedFuture(false);
@@ -234,7 +238,7 @@ public final class EipAllocator {
     }
 
     private Claim plan(EipRequest request) {
-        NorthboundSnapshot nb = NorthboundSnapshot.read(client.cache());
+        EipSnapshot nb = EipSnapshot.read(client.cache());
         LogicalRouterPort port = nb.port(request.port())
                 .orElseThrow(() -> new IllegalArgumentException("no Logical_Router_Port named " + request.port()));
         List<IpNetwork> networks = port.networks().stream().map(IpNetwork::parse)
@@ -271,7 +275,7 @@ public final class EipAllocator {
      * The lowest address the owner already holds on the port in one of its networks of the
      * family; fails when every address the owner holds there lies outside them.
      */
-    private static Optional<InetAddress> held(NorthboundSnapshot nb, EipRequest request, List<IpNetwork> networks) {
+    private static Optional<InetAddress> held(EipSnapshot nb, EipRequest request, List<IpNetwork> networks) {
         List<InetAddress> held = nb.claims().stream().filter(c -> holds(c, request)).map(EipClaim::ip)
                 .sorted(Comparator.comparing(IpAddresses::toInteger)).toList();
         Optional<InetAddress> inNetwork = held.stream().filter(ip -> networks.stream().anyMatch(n -> n.contains(ip))).findFirst();

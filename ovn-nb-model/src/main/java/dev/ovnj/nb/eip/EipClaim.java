@@ -1,5 +1,6 @@
 package dev.ovnj.nb.eip;
 
+import dev.ovnj.nb.ip.IpAddresses;
 import java.net.InetAddress;
 import java.util.Optional;
 

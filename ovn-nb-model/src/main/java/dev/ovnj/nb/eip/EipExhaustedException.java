@@ -1,5 +1,7 @@
 package dev.ovnj.nb.eip;
 
+import dev.ovnj.nb.ip.IpNetwork;
+
 /** Every assignable address of a port's network is used, claimed or excluded. */
 public final class EipExhaustedException extends RuntimeException {
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,7 @@
 package dev.ovnj.nb.eip;
 
+import dev.ovnj.nb.ip.IpFamily;
+import dev.ovnj.nb.ip.IpRange;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

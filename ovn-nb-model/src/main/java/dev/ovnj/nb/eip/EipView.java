@@ -1,5 +1,6 @@
 package dev.ovnj.nb.eip;
 
+import dev.ovnj.nb.ip.IpAddresses;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import java.net.InetAddress;
 import java.util.Comparator;
@@ -44,7 +45,7 @@ public final class EipView {
      * @return the port networks containing it, and the NAT rules, VIPs and claims using it
      */
     public EipRealization realization(InetAddress ip) {
-        NorthboundSnapshot nb = NorthboundSnapshot.read(client.cache());
+        EipSnapshot nb = EipSnapshot.read(client.cache());
         List<PortNetwork> networks = nb.portNetworks(ip).stream().filter(pn -> pn.network().contains(ip)).toList();
         List<EipClaim> claims = nb.claims().stream().filter(c -> c.ip().equals(ip)).toList();
         return new EipRealization(ip, networks, nb.natUses(ip), nb.vipUses(ip), claims);
@@ -58,7 +59,7 @@ public final class EipView {
      * @return the owner's claims, lowest address first
      */
     public List<EipClaim> claimsOf(String owner) {
-        return NorthboundSnapshot.read(client.cache()).claims().stream().filter(c -> c.owner().equals(owner))
+        return EipSnapshot.read(client.cache()).claims().stream().filter(c -> c.owner().equals(owner))
                 .sorted(Comparator.comparing((EipClaim c) -> IpAddresses.bits(c.ip()))
                         .thenComparing(c -> IpAddresses.toInteger(c.ip())))
                 .toList();

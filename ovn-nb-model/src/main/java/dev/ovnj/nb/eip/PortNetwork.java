@@ -1,5 +1,7 @@
 package dev.ovnj.nb.eip;
 
+import dev.ovnj.nb.ip.IpNetwork;
+
 /**
  * A network of a Logical_Router_Port that contains an address.
  *

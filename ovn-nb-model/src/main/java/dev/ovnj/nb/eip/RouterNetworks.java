@@ -1,5 +1,6 @@
 package dev.ovnj.nb.eip;
 
+import dev.ovnj.nb.ip.IpNetwork;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.cache.TableCache;
 import dev.ovnj.ovsdb.data.Row;

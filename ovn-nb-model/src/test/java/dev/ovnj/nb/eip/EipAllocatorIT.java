@@ -1,9 +1,11 @@
 package dev.ovnj.nb.eip;
 
-import static dev.ovnj.nb.eip.SeedTopology.EXT6_PORT;
-import static dev.ovnj.nb.eip.SeedTopology.EXT_PORT;
-import static dev.ovnj.nb.eip.SeedTopology.ROUTER;
-import static dev.ovnj.nb.eip.SeedTopology.WAIT;
+import dev.ovnj.nb.ip.IpAddresses;
+import dev.ovnj.nb.ip.IpFamily;
+import static dev.ovnj.nb.eip.EipTopology.EXT6_PORT;
+import static dev.ovnj.nb.eip.EipTopology.EXT_PORT;
+import static dev.ovnj.nb.eip.EipTopology.ROUTER;
+import static dev.ovnj.nb.eip.EipTopology.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -39,7 +41,7 @@ class EipAllocatorIT {
     @BeforeEach
     void start() {
         server = OvsdbServer.start();
-        SeedTopology.seed(server);
+        EipTopology.seed(server);
     }
 
     @AfterEach
@@ -51,7 +53,7 @@ class EipAllocatorIT {
     }
 
     private OvsdbClient connect() {
-        OvsdbClient c = SeedTopology.connect(server);
+        OvsdbClient c = EipTopology.connect(server);
         clients.add(c);
         return c;
     }

@@ -1,9 +1,10 @@
 package dev.ovnj.nb.eip;
 
-import static dev.ovnj.nb.eip.SeedTopology.EXT6_PORT;
-import static dev.ovnj.nb.eip.SeedTopology.EXT_PORT;
-import static dev.ovnj.nb.eip.SeedTopology.ROUTER;
-import static dev.ovnj.nb.eip.SeedTopology.SWITCH;
+import dev.ovnj.nb.ip.IpNetwork;
+import static dev.ovnj.nb.eip.EipTopology.EXT6_PORT;
+import static dev.ovnj.nb.eip.EipTopology.EXT_PORT;
+import static dev.ovnj.nb.eip.EipTopology.ROUTER;
+import static dev.ovnj.nb.eip.EipTopology.SWITCH;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,8 +29,8 @@ class EipViewIT {
     @BeforeAll
     static void start() {
         server = OvsdbServer.start();
-        SeedTopology.seed(server);
-        client = SeedTopology.connect(server);
+        EipTopology.seed(server);
+        client = EipTopology.connect(server);
         view = new EipView(client);
     }
 
@@ -124,7 +125,7 @@ class EipViewIT {
     @Test
     void viewFollowsChangesMadeBehindItsBack() {
         Nbctl.of(server).run("lr-nat-add", ROUTER, "dnat_and_snat", "168.119.17.61", "10.1.0.6");
-        Await.until(SeedTopology.WAIT, "NAT .61 in the cache",
+        Await.until(EipTopology.WAIT, "NAT .61 in the cache",
                 () -> !view.realization("168.119.17.61").nats().isEmpty());
 
         assertThat(view.realization("168.119.17.61").nats()).extracting(NatUse::logicalIp).containsExactly("10.1.0.6");

@@ -1,5 +1,8 @@
 package dev.ovnj.nb.eip;
 
+import dev.ovnj.nb.ip.IpAddresses;
+import dev.ovnj.nb.ip.IpNetwork;
+import dev.ovnj.nb.ip.IpRange;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;

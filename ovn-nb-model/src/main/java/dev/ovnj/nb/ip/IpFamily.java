@@ -1,4 +1,4 @@
-package dev.ovnj.nb.eip;
+package dev.ovnj.nb.ip;
 
 import java.net.InetAddress;
 

@@ -11,14 +11,14 @@ import java.time.Duration;
  * switch {@code shalb-dev-default}, load balancers on {@code .55:6443}, {@code .53:6443} and
  * {@code [fd00:10::55]:443} attached to both, and a floating IP {@code .60 -> 10.1.0.5}.
  */
-final class SeedTopology {
+final class EipTopology {
     static final Duration WAIT = Duration.ofSeconds(20);
     static final String ROUTER = "shalb-dev";
     static final String SWITCH = "shalb-dev-default";
     static final String EXT_PORT = "lrp-shalb-dev-ext";
     static final String EXT6_PORT = "lrp-shalb-dev-ext6";
 
-    private SeedTopology() {
+    private EipTopology() {
     }
 
     static void seed(OvsdbServer server) {

@@ -1,5 +1,8 @@
 package dev.ovnj.nb.eip;
 
+import dev.ovnj.nb.ip.IpAddresses;
+import dev.ovnj.nb.ip.IpNetwork;
+import dev.ovnj.nb.ip.VipAddress;
 import dev.ovnj.nb.model.LoadBalancer;
 import dev.ovnj.nb.model.LogicalRouter;
 import dev.ovnj.nb.model.LogicalRouterPort;
@@ -25,7 +28,7 @@ import java.util.stream.Collectors;
  * Entries the database holds in a form that does not parse (a malformed network or VIP) are
  * skipped: one bad row must not blind every EIP query.
  */
-final class NorthboundSnapshot {
+final class EipSnapshot {
     private final List<LogicalRouter> routers;
     private final Map<UUID, LogicalRouterPort> ports;
     private final Map<UUID, Nat> nats;
@@ -33,7 +36,7 @@ final class NorthboundSnapshot {
     private final List<LogicalSwitch> switches;
     private final Map<UUID, String> routerOfPort = new HashMap<>();
 
-    private NorthboundSnapshot(List<LogicalRouter> routers, List<LogicalRouterPort> ports, List<Nat> nats,
+    private EipSnapshot(List<LogicalRouter> routers, List<LogicalRouterPort> ports, List<Nat> nats,
             List<LoadBalancer> loadBalancers, List<LogicalSwitch> switches) {
         this.routers = routers;
         this.ports = ports.stream().collect(Collectors.toMap(p -> p.uuid().orElseThrow(), Function.identity()));
@@ -51,8 +54,8 @@ final class NorthboundSnapshot {
      * @param cache a cache monitoring the tables involved
      * @return the snapshot
      */
-    static NorthboundSnapshot read(RowCache cache) {
-        return cache.read(() -> new NorthboundSnapshot(
+    static EipSnapshot read(RowCache cache) {
+        return cache.read(() -> new EipSnapshot(
                 rows(cache, LogicalRouter.TABLE.name(), LogicalRouter::fromRow),
                 rows(cache, LogicalRouterPort.TABLE.name(), LogicalRouterPort::fromRow),
                 rows(cache, Nat.TABLE.name(), Nat::fromRow),
@@ -119,7 +122,7 @@ final class NorthboundSnapshot {
         for (LoadBalancer lb : loadBalancers) {
             UUID id = lb.uuid().orElseThrow();
             for (String vip : lb.vips().keySet()) {
-                Optional<VipKey> key = parse(vip, VipKey::parse).filter(k -> k.ip().equals(ip));
+                Optional<VipAddress> key = parse(vip, VipAddress::parse).filter(k -> k.ip().equals(ip));
                 if (key.isPresent()) {
                     List<String> attachedRouters = routers.stream().filter(r -> r.loadBalancer().contains(id))
                             .map(LogicalRouter::name).sorted().toList();
@@ -153,7 +156,7 @@ final class NorthboundSnapshot {
             p.networks().forEach(entry -> parse(entry, IpNetwork::parse).ifPresent(net -> used.add(net.address())));
         }
         nats.values().forEach(n -> parse(n.externalIp(), IpAddresses::parse).ifPresent(used::add));
-        loadBalancers.forEach(lb -> lb.vips().keySet().forEach(vip -> parse(vip, VipKey::parse).ifPresent(k -> used.add(k.ip()))));
+        loadBalancers.forEach(lb -> lb.vips().keySet().forEach(vip -> parse(vip, VipAddress::parse).ifPresent(k -> used.add(k.ip()))));
         claims().forEach(c -> used.add(c.ip()));
         return used;
     }

@@ -1,4 +1,4 @@
-package dev.ovnj.nb.eip;
+package dev.ovnj.nb.ip;
 
 import java.net.InetAddress;
 import java.util.Objects;
@@ -11,7 +11,7 @@ import java.util.OptionalInt;
  * @param ip the virtual IP
  * @param port the port, empty for a bare address
  */
-public record VipKey(InetAddress ip, OptionalInt port) {
+public record VipAddress(InetAddress ip, OptionalInt port) {
 
     /**
      * Validates the components.
@@ -19,7 +19,7 @@ public record VipKey(InetAddress ip, OptionalInt port) {
      * @param ip the virtual IP
      * @param port the port, 1 to 65535, or empty
      */
-    public VipKey {
+    public VipAddress {
         Objects.requireNonNull(ip, "ip");
         Objects.requireNonNull(port, "port");
         if (port.isPresent() && (port.getAsInt() < 1 || port.getAsInt() > 65535)) {
@@ -34,7 +34,7 @@ public record VipKey(InetAddress ip, OptionalInt port) {
      * @return the key
      * @throws IllegalArgumentException when the key has none of these forms
      */
-    public static VipKey parse(String key) {
+    public static VipAddress parse(String key) {
         if (key.startsWith("[")) {
             int close = key.indexOf(']');
             if (close < 0) {
@@ -43,19 +43,19 @@ public record VipKey(InetAddress ip, OptionalInt port) {
             InetAddress ip = IpAddresses.parse(key.substring(1, close));
             String rest = key.substring(close + 1);
             if (rest.isEmpty()) {
-                return new VipKey(ip, OptionalInt.empty());
+                return new VipAddress(ip, OptionalInt.empty());
             }
             if (!rest.startsWith(":")) {
                 throw new IllegalArgumentException("expected :port after ] in VIP " + key);
             }
-            return new VipKey(ip, OptionalInt.of(port(rest.substring(1), key)));
+            return new VipAddress(ip, OptionalInt.of(port(rest.substring(1), key)));
         }
         int colon = key.indexOf(':');
         if (colon >= 0 && colon == key.lastIndexOf(':')) {
-            return new VipKey(IpAddresses.parse(key.substring(0, colon)), OptionalInt.of(port(key.substring(colon + 1), key)));
+            return new VipAddress(IpAddresses.parse(key.substring(0, colon)), OptionalInt.of(port(key.substring(colon + 1), key)));
         }
         // No colon is a bare IPv4 address; several colons without brackets are a bare IPv6 one.
-        return new VipKey(IpAddresses.parse(key), OptionalInt.empty());
+        return new VipAddress(IpAddresses.parse(key), OptionalInt.empty());
     }
 
     private static int port(String text, String key) {

@@ -1,4 +1,4 @@
-package dev.ovnj.nb.eip;
+package dev.ovnj.nb.ip;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.ovnj.nb.eip;
+package dev.ovnj.nb.ip;
 
 import java.math.BigInteger;
 import java.net.Inet4Address;
