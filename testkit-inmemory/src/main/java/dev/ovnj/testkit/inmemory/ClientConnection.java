@@ -8,10 +8,10 @@ import java.time.Duration;
  * from {@link InMemoryOvsdbServer#connections()}.
  */
 public final class ClientConnection {
-    private final Session session;
+    private final ConnectionHandler session;
     private final SocketAddress remoteAddress;
 
-    ClientConnection(Session session, SocketAddress remoteAddress) {
+    ClientConnection(ConnectionHandler session, SocketAddress remoteAddress) {
         this.session = session;
         this.remoteAddress = remoteAddress;
     }

@@ -11,6 +11,7 @@ import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -254,7 +255,7 @@ final class Datum {
             boolean plain = !s.isEmpty() && (Character.isLetter(s.charAt(0)) || s.charAt(0) == '_')
                     && s.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '_' || c == '-' || c == '.')
                     && !s.equals("true") && !s.equals("false");
-            return plain ? s : Json.NODES.textNode(s).toString();
+            return plain ? s : JsonTrees.NODES.textNode(s).toString();
         }
         return atom instanceof Double d ? real(d) : String.valueOf(atom);
     }
@@ -285,32 +286,32 @@ final class Datum {
     /** ovsdb_datum_to_json: a map is tagged, a set of exactly one is the bare atom. */
     JsonNode toJson() {
         if (map) {
-            ArrayNode pairs = Json.array();
-            entries.forEach((k, v) -> pairs.add(Json.array().add(atomToJson(k)).add(atomToJson(v))));
-            return Json.array().add("map").add(pairs);
+            ArrayNode pairs = JsonTrees.array();
+            entries.forEach((k, v) -> pairs.add(JsonTrees.array().add(atomToJson(k)).add(atomToJson(v))));
+            return JsonTrees.array().add("map").add(pairs);
         }
         if (entries.size() == 1) {
             return atomToJson(entries.firstKey());
         }
-        ArrayNode atoms = Json.array();
+        ArrayNode atoms = JsonTrees.array();
         entries.keySet().forEach(k -> atoms.add(atomToJson(k)));
-        return Json.array().add("set").add(atoms);
+        return JsonTrees.array().add("set").add(atoms);
     }
 
     static JsonNode atomToJson(Object atom) {
         if (atom instanceof Long l) {
-            return Json.NODES.numberNode(l);
+            return JsonTrees.NODES.numberNode(l);
         }
         if (atom instanceof Double d) {
-            return Json.NODES.numberNode(d);
+            return JsonTrees.NODES.numberNode(d);
         }
         if (atom instanceof Boolean b) {
-            return Json.NODES.booleanNode(b);
+            return JsonTrees.NODES.booleanNode(b);
         }
         if (atom instanceof UUID u) {
-            return Json.array().add("uuid").add(u.toString());
+            return JsonTrees.array().add("uuid").add(u.toString());
         }
-        return Json.NODES.textNode((String) atom);
+        return JsonTrees.NODES.textNode((String) atom);
     }
 
     /** The datum ovsdb_datum_diff() sends in an update2 "modify": changed entries only. */
@@ -345,6 +346,32 @@ final class Datum {
     /** A datum of the same kind (set or map) over these entries, which the caller hands over. */
     Datum with(TreeMap<Object, Object> newEntries) {
         return new Datum(newEntries, map);
+    }
+
+    /** ovsdb_datum_compare_3way(): by size, then keys, then values. */
+    static int compare(Datum a, Datum b) {
+        if (a.size() != b.size()) {
+            return Integer.compare(a.size(), b.size());
+        }
+        Iterator<Object> i = a.entries().keySet().iterator();
+        Iterator<Object> j = b.entries().keySet().iterator();
+        while (i.hasNext()) {
+            int cmp = Datum.compareAtoms(i.next(), j.next());
+            if (cmp != 0) {
+                return cmp;
+            }
+        }
+        if (a.isMap()) {
+            Iterator<Object> x = a.entries().values().iterator();
+            Iterator<Object> y = b.entries().values().iterator();
+            while (x.hasNext()) {
+                int cmp = Datum.compareAtoms(x.next(), y.next());
+                if (cmp != 0) {
+                    return cmp;
+                }
+            }
+        }
+        return 0;
     }
 
     static int compareAtoms(Object a, Object b) {

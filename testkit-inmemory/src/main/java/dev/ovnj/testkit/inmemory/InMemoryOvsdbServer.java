@@ -165,13 +165,13 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
      * @return a snapshot of the connections, in the order they were opened
      */
     public List<ClientConnection> connections() {
-        return call(() -> state.sessions().stream().map(Session::handle).toList());
+        return call(() -> state.sessions().stream().map(ConnectionHandler::handle).toList());
     }
 
     /** Closes every client connection now, as a crashed or restarted server would; data stays. */
     public void dropConnections() {
         call(() -> {
-            state.sessions().forEach(Session::close);
+            state.sessions().forEach(ConnectionHandler::close);
             return null;
         });
     }
@@ -217,7 +217,7 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
         paused = true;
         state.paused(true);
         call(() -> {
-            state.sessions().forEach(Session::pauseReading);
+            state.sessions().forEach(ConnectionHandler::pauseReading);
             synchronized (listeners) {
                 listeners.forEach(l -> l.config().setAutoRead(false));
             }
@@ -230,7 +230,7 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
         paused = false;
         state.paused(false);
         call(() -> {
-            state.sessions().forEach(Session::resumeReading);
+            state.sessions().forEach(ConnectionHandler::resumeReading);
             synchronized (listeners) {
                 listeners.forEach(l -> l.config().setAutoRead(true));
             }
@@ -305,7 +305,7 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
                 }
                 // Error replies are written as trees (ovsdb-server's own shape, no "result"), the rest as messages.
                 ch.pipeline().addLast(new JsonFrameDecoder(FrameLimits.defaults()), new JsonFrameEncoder(),
-                        new RpcMessageEncoder(), new RpcMessageDecoder(), new Session(state));
+                        new RpcMessageEncoder(), new RpcMessageDecoder(), new ConnectionHandler(state));
             }
         };
     }

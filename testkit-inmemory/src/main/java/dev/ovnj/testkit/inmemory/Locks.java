@@ -11,17 +11,17 @@ import java.util.Map;
  * line is told "locked".
  */
 final class Locks {
-    private final Map<String, Deque<Session>> queues = new HashMap<>();
+    private final Map<String, Deque<ConnectionHandler>> queues = new HashMap<>();
 
-    boolean lock(Session s, String name, boolean steal) {
-        Deque<Session> q = queues.computeIfAbsent(name, k -> new ArrayDeque<>());
+    boolean lock(ConnectionHandler s, String name, boolean steal) {
+        Deque<ConnectionHandler> q = queues.computeIfAbsent(name, k -> new ArrayDeque<>());
         s.lockRequests.add(name);
         if (steal) {
-            Session previous = q.peekFirst();
+            ConnectionHandler previous = q.peekFirst();
             q.addFirst(s);
             if (previous != null && previous != s) {
                 // As in ovsdb-server, the victim keeps its place in line, now behind the thief.
-                previous.notify("stolen", Json.array().add(name));
+                previous.notify("stolen", JsonTrees.array().add(name));
             }
             return true;
         }
@@ -29,14 +29,14 @@ final class Locks {
         return q.peekFirst() == s;
     }
 
-    boolean owns(Session s, String name) {
-        Deque<Session> q = queues.get(name);
+    boolean owns(ConnectionHandler s, String name) {
+        Deque<ConnectionHandler> q = queues.get(name);
         return q != null && q.peekFirst() == s;
     }
 
-    void unlock(Session s, String name) {
+    void unlock(ConnectionHandler s, String name) {
         s.lockRequests.remove(name);
-        Deque<Session> q = queues.get(name);
+        Deque<ConnectionHandler> q = queues.get(name);
         if (q == null) {
             return;
         }
@@ -45,11 +45,11 @@ final class Locks {
         if (q.isEmpty()) {
             queues.remove(name);
         } else if (wasOwner) {
-            q.peekFirst().notify("locked", Json.array().add(name));
+            q.peekFirst().notify("locked", JsonTrees.array().add(name));
         }
     }
 
-    void release(Session s) {
+    void release(ConnectionHandler s) {
         for (String name : s.lockRequests.toArray(new String[0])) {
             unlock(s, name);
         }

@@ -28,7 +28,7 @@ final class Monitor {
         final List<Integer> columns = new ArrayList<>();
         final List<Integer> columnSelect = new ArrayList<>();
         int select;
-        Condition condition = Condition.ALWAYS;
+        Where condition = Where.ALWAYS;
 
         TableMonitor(TableSchema table) {
             this.table = table;
@@ -49,9 +49,9 @@ final class Monitor {
 
     /** The initial contents, as a table-updates object (empty tables omitted). */
     ObjectNode initial() {
-        ObjectNode out = Json.object();
+        ObjectNode out = JsonTrees.object();
         tables.forEach((name, tm) -> {
-            ObjectNode rows = Json.object();
+            ObjectNode rows = JsonTrees.object();
             db.rows(name).forEach((u, r) -> {
                 JsonNode ru = rowUpdate(tm, r, r, true, tm.condition, tm.condition);
                 if (ru != null) {
@@ -67,7 +67,7 @@ final class Monitor {
 
     /** The updates one commit (or several merged) makes visible through this monitor. */
     ObjectNode updates(List<Database.Change> changes) {
-        ObjectNode out = Json.object();
+        ObjectNode out = JsonTrees.object();
         for (Database.Change c : changes) {
             TableMonitor tm = tables.get(c.table());
             if (tm == null) {
@@ -83,11 +83,11 @@ final class Monitor {
     }
 
     /** What a condition change shows: rows that enter the new condition and rows that leave the old. */
-    ObjectNode conditionChange(Map<String, Condition> oldConditions) {
-        ObjectNode out = Json.object();
+    ObjectNode conditionChange(Map<String, Where> oldConditions) {
+        ObjectNode out = JsonTrees.object();
         tables.forEach((name, tm) -> {
-            Condition before = oldConditions.getOrDefault(name, tm.condition);
-            ObjectNode rows = Json.object();
+            Where before = oldConditions.getOrDefault(name, tm.condition);
+            ObjectNode rows = JsonTrees.object();
             db.rows(name).forEach((u, r) -> {
                 boolean was = before.matchesAny(r);
                 boolean is = tm.condition.matchesAny(r);
@@ -126,8 +126,8 @@ final class Monitor {
         return out;
     }
 
-    private JsonNode rowUpdate(TableMonitor tm, Datum[] old, Datum[] neu, boolean initial, Condition oldCond,
-            Condition newCond) {
+    private JsonNode rowUpdate(TableMonitor tm, Datum[] old, Datum[] neu, boolean initial, Where oldCond,
+            Where newCond) {
         int type = initial ? INITIAL : old == null ? INSERT : neu == null ? DELETE : MODIFY;
         if (version > 1) {
             boolean oc = old != null && oldCond.matchesAny(old);
@@ -159,7 +159,7 @@ final class Monitor {
     }
 
     private static JsonNode update1(TableMonitor tm, Datum[] old, Datum[] neu, int type, List<Integer> changed) {
-        ObjectNode row = Json.object();
+        ObjectNode row = JsonTrees.object();
         ObjectNode oldJson = (type & (DELETE | MODIFY)) != 0 ? row.putObject("old") : null;
         ObjectNode newJson = (type & (INITIAL | INSERT | MODIFY)) != 0 ? row.putObject("new") : null;
         for (int k = 0; k < tm.columns.size(); k++) {
@@ -179,12 +179,12 @@ final class Monitor {
     }
 
     private static JsonNode update2(TableMonitor tm, Datum[] old, Datum[] neu, int type, List<Integer> changed) {
-        ObjectNode row = Json.object();
+        ObjectNode row = JsonTrees.object();
         if (type == DELETE) {
             row.putNull("delete");
             return row;
         }
-        ObjectNode diff = Json.object();
+        ObjectNode diff = JsonTrees.object();
         for (int k = 0; k < tm.columns.size(); k++) {
             int i = tm.columns.get(k);
             if ((type & tm.columnSelect.get(k)) == 0) {

@@ -55,7 +55,7 @@ final class OvsdbError extends Exception {
             o.put("details", details);
         }
         if (syntax != null) {
-            o.put("syntax", Json.sortedString(syntax));
+            o.put("syntax", JsonTrees.sortedString(syntax));
         }
         return o;
     }

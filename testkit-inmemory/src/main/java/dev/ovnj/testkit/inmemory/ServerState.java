@@ -24,14 +24,14 @@ import java.util.concurrent.TimeUnit;
 final class ServerState {
     /** A transaction waiting for its "wait" operations to be satisfied. */
     private final class Trigger {
-        final Session session;
+        final ConnectionHandler session;
         final JsonNode id;
         final ArrayNode params;
         final Database db;
         final long created = System.nanoTime();
         ScheduledFuture<?> timeout;
 
-        Trigger(Session session, JsonNode id, ArrayNode params, Database db) {
+        Trigger(ConnectionHandler session, JsonNode id, ArrayNode params, Database db) {
             this.session = session;
             this.id = id;
             this.params = params;
@@ -42,7 +42,7 @@ final class ServerState {
     private final EventLoop loop;
     private final Map<String, Database> databases = new LinkedHashMap<>();
     private final Database server;
-    private final Set<Session> sessions = new LinkedHashSet<>();
+    private final Set<ConnectionHandler> sessions = new LinkedHashSet<>();
     private final Locks locks = new Locks();
     private final List<Trigger> triggers = new ArrayList<>();
     private final UUID serverId = UUID.randomUUID();
@@ -111,11 +111,11 @@ final class ServerState {
         refreshServerRows();
     }
 
-    void sessionOpened(Session s) {
+    void sessionOpened(ConnectionHandler s) {
         sessions.add(s);
     }
 
-    void sessionClosed(Session s) {
+    void sessionClosed(ConnectionHandler s) {
         sessions.remove(s);
         locks.release(s);
         triggers.removeIf(t -> {
@@ -126,11 +126,11 @@ final class ServerState {
         });
     }
 
-    List<Session> sessions() {
+    List<ConnectionHandler> sessions() {
         return List.copyOf(sessions);
     }
 
-    void transact(Session s, JsonNode id, ArrayNode params, Database db) {
+    void transact(ConnectionHandler s, JsonNode id, ArrayNode params, Database db) {
         if (db == null) {
             return;
         }
@@ -178,7 +178,7 @@ final class ServerState {
 
     /** Sends every monitor its view of a commit, then retries blocked transactions. */
     private void publish(Database db, Database.Commit commit) {
-        for (Session s : sessions) {
+        for (ConnectionHandler s : sessions) {
             for (Monitor m : s.monitors.values()) {
                 if (m.db != db) {
                     continue;
@@ -187,7 +187,7 @@ final class ServerState {
                 if (updates.size() == 0) {
                     continue;
                 }
-                ArrayNode p = Json.array().add(m.id);
+                ArrayNode p = JsonTrees.array().add(m.id);
                 if (m.version == 3) {
                     p.add(history ? commit.id().toString() : Database.ZERO.toString());
                 }
@@ -235,7 +235,7 @@ final class ServerState {
             r[t.columnIndex("model")] = Datum.atom(follower ? "clustered" : "standalone");
             r[t.columnIndex("connected")] = Datum.atom(true);
             r[t.columnIndex("leader")] = Datum.atom(!follower);
-            r[t.columnIndex("schema")] = Datum.atom(Json.sortedString(db.schemaJson()));
+            r[t.columnIndex("schema")] = Datum.atom(JsonTrees.sortedString(db.schemaJson()));
             r[t.columnIndex("cid")] = follower ? Datum.atom(clusterId) : Datum.ofSet(List.of());
             if (t.findColumn("sid").isPresent()) {
                 r[t.columnIndex("sid")] = follower ? Datum.atom(serverId) : Datum.ofSet(List.of());

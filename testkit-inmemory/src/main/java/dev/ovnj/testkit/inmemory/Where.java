@@ -18,20 +18,20 @@ import java.util.function.Function;
  * monitor_cond where is a disjunction ({@link #matchesAny}): ovsdb-server(7) sends the rows
  * "matching one of the conditions".
  */
-final class Condition {
+final class Where {
     /** One clause; {@code column < 0} with a fixed {@code constant} is a boolean literal. */
     private record Clause(int column, String function, Datum arg, boolean constant) {
     }
 
     private final List<Clause> clauses;
 
-    private Condition(List<Clause> clauses) {
+    private Where(List<Clause> clauses) {
         this.clauses = clauses;
     }
 
-    static final Condition ALWAYS = new Condition(List.of());
+    static final Where ALWAYS = new Where(List.of());
 
-    static Condition parse(TableSchema table, JsonNode where, Function<String, UUID> names) throws OvsdbError {
+    static Where parse(TableSchema table, JsonNode where, Function<String, UUID> names) throws OvsdbError {
         List<Clause> out = new ArrayList<>();
         for (JsonNode c : where) {
             if (c.isBoolean()) {
@@ -71,7 +71,7 @@ final class Condition {
             }
             out.add(new Clause(idx, f, Datum.fromJson(type, c.get(2), names), false));
         }
-        return new Condition(out);
+        return new Where(out);
     }
 
     static OvsdbError typeMismatch(JsonNode json, String op, String column, ColumnType type) {

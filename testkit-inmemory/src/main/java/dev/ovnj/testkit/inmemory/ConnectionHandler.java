@@ -30,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * owns its monitors and lock requests. Runs on the server's single event-loop thread, like
  * everything that touches the databases, so no request ever waits for a lock.
  */
-final class Session extends SimpleChannelInboundHandler<RpcMessage> {
-    private static final Logger LOG = LoggerFactory.getLogger(Session.class);
+final class ConnectionHandler extends SimpleChannelInboundHandler<RpcMessage> {
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionHandler.class);
 
     private final ServerState state;
     private Channel channel;
@@ -41,7 +41,7 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
     /** This connection's own delay, or -1 to follow the server-wide one. */
     private volatile long delayMillis = -1;
 
-    Session(ServerState state) {
+    ConnectionHandler(ServerState state) {
         super(RpcMessage.class);
         this.state = state;
     }
@@ -85,7 +85,7 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
 
     /** An error reply as ovsdb-server writes it: "error" and "id", no "result" member. */
     void error(JsonNode id, JsonNode error) {
-        ObjectNode msg = Json.object();
+        ObjectNode msg = JsonTrees.object();
         msg.set("error", error);
         msg.set("id", id);
         send(msg);
@@ -133,7 +133,7 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
             ctx.close();
         } else {
             probing = true;
-            send(new RpcRequest(Json.NODES.textNode("echo"), "echo", Json.array()));
+            send(new RpcRequest(JsonTrees.NODES.textNode("echo"), "echo", JsonTrees.array()));
         }
     }
 
@@ -164,20 +164,20 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
                     List<String> opened = new java.util.ArrayList<>();
                     opened.add("_Server");
                     state.databases().keySet().stream().filter(n -> !n.equals("_Server")).forEach(opened::add);
-                    ArrayNode names = Json.array();
+                    ArrayNode names = JsonTrees.array();
                     OvsMemberOrder.names(opened).forEach(names::add);
                     reply(id, names);
                 }
-                case "get_server_id" -> reply(id, Json.NODES.textNode(state.serverId().toString()));
+                case "get_server_id" -> reply(id, JsonTrees.NODES.textNode(state.serverId().toString()));
                 case "lock", "steal", "unlock" -> lock(req);
                 case "set_db_change_aware" -> {
                     if (params.size() != 1 || !params.get(0).isBoolean()) {
                         throw OvsdbError.syntax(params, req.method() + ": true or false parameter expected");
                     }
-                    reply(id, Json.object());
+                    reply(id, JsonTrees.object());
                 }
                 case "echo" -> reply(id, params.deepCopy());
-                default -> error(id, Json.NODES.textNode("unknown method"));
+                default -> error(id, JsonTrees.NODES.textNode("unknown method"));
             }
         } catch (OvsdbError e) {
             error(id, e.toJson());
@@ -258,7 +258,7 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
         JsonNode result;
         if (version == 3) {
             Optional<List<Database.Commit>> since = lastId == null || !state.history() ? Optional.empty() : db.since(lastId);
-            ArrayNode r = Json.array();
+            ArrayNode r = JsonTrees.array();
             r.add(since.isPresent());
             r.add(state.history() ? db.lastTxnId().toString() : Database.ZERO.toString());
             r.add(since.map(c -> m.updates(Monitor.merge(c))).orElseGet(m::initial));
@@ -322,7 +322,7 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
             }
         }
         if (where != null) {
-            tm.condition = Condition.parse(t, where, null);
+            tm.condition = Where.parse(t, where, null);
         }
     }
 
@@ -344,7 +344,7 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
         if (!requests.isObject()) {
             throw new OvsdbError("syntax error", "monitor-cond-change-requests must be object");
         }
-        Map<String, Condition> newConditions = new HashMap<>();
+        Map<String, Where> newConditions = new HashMap<>();
         for (var it = requests.fields(); it.hasNext();) {
             var e = it.next();
             TableSchema t = m.db.schema().findTable(e.getKey()).orElse(null);
@@ -363,11 +363,11 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
                 }
                 JsonNode where = r.get("where");
                 if (where != null && where.isArray()) {
-                    newConditions.put(e.getKey(), Condition.parse(t, where, null));
+                    newConditions.put(e.getKey(), Where.parse(t, where, null));
                 }
             }
         }
-        Map<String, Condition> old = new HashMap<>();
+        Map<String, Where> old = new HashMap<>();
         newConditions.forEach((table, c) -> {
             Monitor.TableMonitor tm = m.tables.get(table);
             old.put(table, tm.condition);
@@ -381,30 +381,30 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
         }
         ObjectNode update = target.conditionChange(old);
         if (update.size() > 0) {
-            ArrayNode p = Json.array().add(target.id);
+            ArrayNode p = JsonTrees.array().add(target.id);
             if (target.version == 3) {
                 p.add(state.history() ? target.db.lastTxnId().toString() : Database.ZERO.toString());
             }
             p.add(update);
             notify(target.version == 3 ? "update3" : "update2", p);
         }
-        reply(req.id(), Json.object());
+        reply(req.id(), JsonTrees.object());
     }
 
     private void cancel(RpcRequest req) {
         ArrayNode params = req.params();
         if (params.size() != 1) {
-            error(req.id(), Json.NODES.textNode("invalid parameters"));
+            error(req.id(), JsonTrees.NODES.textNode("invalid parameters"));
         } else if (monitors.remove(params.get(0)) == null) {
-            error(req.id(), Json.NODES.textNode("unknown monitor"));
+            error(req.id(), JsonTrees.NODES.textNode("unknown monitor"));
         } else {
-            reply(req.id(), Json.object());
+            reply(req.id(), JsonTrees.object());
         }
     }
 
     private void lock(RpcRequest req) throws OvsdbError {
         if (state.readOnly()) {
-            error(req.id(), Json.NODES.textNode("lock and unlock methods not allowed, DB server is read only."));
+            error(req.id(), JsonTrees.NODES.textNode("lock and unlock methods not allowed, DB server is read only."));
             return;
         }
         ArrayNode params = req.params();
@@ -418,14 +418,14 @@ final class Session extends SimpleChannelInboundHandler<RpcMessage> {
                     throw OvsdbError.syntax(params, "unlock: \"unlock\" without \"lock\" or \"steal\"");
                 }
                 state.locks().unlock(this, name);
-                reply(req.id(), Json.object());
+                reply(req.id(), JsonTrees.object());
             }
             default -> {
                 if (lockRequests.contains(name)) {
                     throw OvsdbError.syntax(params, "must issue \"unlock\" before new \"" + req.method() + "\"");
                 }
                 boolean locked = state.locks().lock(this, name, "steal".equals(req.method()));
-                reply(req.id(), Json.object().put("locked", locked));
+                reply(req.id(), JsonTrees.object().put("locked", locked));
             }
         }
     }

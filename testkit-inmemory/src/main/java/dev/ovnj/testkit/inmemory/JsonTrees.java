@@ -12,11 +12,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** JSON helpers shared by the server's parts. */
-final class Json {
+final class JsonTrees {
     static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final ObjectMapper SORTED = new ObjectMapper().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
-    private Json() {
+    private JsonTrees() {
     }
 
     static ObjectNode object() {
