@@ -68,7 +68,6 @@ public final class HealthChecks {
     }
 
     private static final String ROUTER_PORT = "router port ";
-    private static final java.util.regex.Pattern MAC = java.util.regex.Pattern.compile("[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}");
 
     private HealthChecks() {
     }
@@ -298,10 +297,10 @@ public final class HealthChecks {
             if (byAddress == null) {
                 byAddress = new java.util.HashMap<>();
                 Set<String> wanted = wanted();
-                Set<String> heads = v6Heads(wanted);
+                Set<String> heads = PortAddresses.v6Heads(wanted);
                 // One pass over the ports: who holds a backend or source address, and which are router ports.
                 ports.ifPresent(t -> t.rows().forEach(p -> {
-                    holds(p, wanted, heads).forEach(a -> byAddress.computeIfAbsent(a, k -> new ArrayList<>()).add(p));
+                    PortAddresses.held(p, wanted, heads).forEach(a -> byAddress.computeIfAbsent(a, k -> new ArrayList<>()).add(p));
                     if ("router".equals(p.get("type"))) {
                         routerTypePorts.add(p);
                     }
@@ -336,16 +335,16 @@ public final class HealthChecks {
             List<IpNetwork> out = new ArrayList<>();
             if (sw.get("other_config") instanceof Map<?, ?> oc) {
                 if (oc.get("subnet") instanceof String s) {
-                    parseNet(s, 32).ifPresent(out::add);
+                    PortAddresses.network(s, 32).ifPresent(out::add);
                 }
                 if (oc.get("ipv6_prefix") instanceof String s) {
-                    parseNet(s, 64).ifPresent(out::add);
+                    PortAddresses.network(s, 64).ifPresent(out::add);
                 }
             }
             for (Row lrp : routerPorts(sw)) {
                 if (lrp.get("networks") instanceof Set<?> nets) {
                     for (Object n : nets) {
-                        parseNet(String.valueOf(n), -1).ifPresent(out::add);
+                        PortAddresses.network(String.valueOf(n), -1).ifPresent(out::add);
                     }
                 }
             }
@@ -389,151 +388,12 @@ public final class HealthChecks {
                 }
             }
             for (Row lrp : routerPorts(sw)) {
-                if (lrp.get("networks") instanceof Set<?> nets) {
-                    for (Object n : nets) {
-                        String s = String.valueOf(n);
-                        int slash = s.indexOf('/');
-                        try {
-                            if (IpAddresses.parse(slash < 0 ? s : s.substring(0, slash)).equals(ip)) {
-                                return ROUTER_PORT + nameOf(lrp);
-                            }
-                        } catch (IllegalArgumentException e) {
-                            // Not an address; northd ignores it too.
-                        }
-                    }
+                if (PortAddresses.isRouterPortAddress(lrp, ip)) {
+                    return ROUTER_PORT + nameOf(lrp);
                 }
             }
             return null;
         }
-
-        private static Optional<IpNetwork> parseNet(String text, int defaultPrefix) {
-            try {
-                String t = text.trim();
-                if (t.indexOf('/') < 0) {
-                    if (defaultPrefix < 0) {
-                        return Optional.empty();
-                    }
-                    t = t + "/" + defaultPrefix;
-                }
-                return Optional.of(IpNetwork.parse(t));
-            } catch (IllegalArgumentException e) {
-                return Optional.empty();
-            }
-        }
-    }
-
-    /**
-     * Which of {@code hosts} (canonical text) a port holds. Cheap, as it runs over every port: a
-     * token equal to a host matches at once; only an IPv6-looking token whose first group matches
-     * a wanted IPv6 host is parsed (OVN keeps addresses as they were written, not canonical).
-     */
-    static Set<String> holds(Row port, Set<String> hosts) {
-        return holds(port, hosts, v6Heads(hosts));
-    }
-
-    /** The first groups of the IPv6 hosts, to tell cheaply which tokens are worth parsing. */
-    static Set<String> v6Heads(Set<String> hosts) {
-        Set<String> v6Heads = new java.util.HashSet<>();
-        for (String h : hosts) {
-            if (h.indexOf(':') >= 0) {
-                v6Heads.add(h.substring(0, h.indexOf(':')));
-            }
-        }
-        return v6Heads;
-    }
-
-    private static Set<String> holds(Row port, Set<String> hosts, Set<String> v6Heads) {
-        Set<String> out = Set.of();
-        for (Object e : entries(port)) {
-            String entry = String.valueOf(e);
-            if (v6Heads.isEmpty() && hosts.stream().noneMatch(entry::contains)) {
-                continue;
-            }
-            for (String token : tokens(entry)) {
-                if (hosts.contains(token)) {
-                    out = added(out, token);
-                    continue;
-                }
-                int colon = token.indexOf(':');
-                if (colon < 0 || v6Heads.isEmpty() || MAC.matcher(token).matches()
-                        || !v6Heads.contains(token.substring(0, colon).toLowerCase(java.util.Locale.ROOT).replaceFirst("^0+(?=.)", ""))) {
-                    continue;
-                }
-                try {
-                    int slash = token.indexOf('/');
-                    String canonical = IpAddresses.format(IpAddresses.parse(slash < 0 ? token : token.substring(0, slash)));
-                    if (hosts.contains(canonical)) {
-                        out = added(out, canonical);
-                    }
-                } catch (IllegalArgumentException ex) {
-                    // Not an address.
-                }
-            }
-        }
-        return out;
-    }
-
-    private static Set<String> added(Set<String> set, String item) {
-        Set<String> out = new java.util.HashSet<>(set);
-        out.add(item);
-        return out;
-    }
-
-    /** Whitespace-separated tokens, without a regular expression (this runs over every port). */
-    private static List<String> tokens(String entry) {
-        List<String> out = new ArrayList<>(4);
-        int i = 0;
-        int n = entry.length();
-        while (i < n) {
-            while (i < n && Character.isWhitespace(entry.charAt(i))) {
-                i++;
-            }
-            int start = i;
-            while (i < n && !Character.isWhitespace(entry.charAt(i))) {
-                i++;
-            }
-            if (i > start) {
-                out.add(entry.substring(start, i));
-            }
-        }
-        return out;
-    }
-
-    private static List<Object> entries(Row port) {
-        Object addresses = port.get("addresses");
-        Object dyn = port.get("dynamic_addresses");
-        boolean noDynamic = dyn == null || dyn instanceof Set<?> d && d.isEmpty();
-        if (noDynamic && addresses instanceof Set<?> s) {
-            return List.copyOf(s);
-        }
-        List<Object> entries = new ArrayList<>();
-        if (addresses instanceof Set<?> s) {
-            entries.addAll(s);
-        }
-        if (dyn instanceof Set<?> s) {
-            entries.addAll(s);
-        } else if (dyn instanceof String s) {
-            entries.add(s);
-        }
-        return entries;
-    }
-
-    /** The IP addresses in a port's addresses and dynamic_addresses (MACs, "router", "dynamic", "unknown" skipped). */
-    static List<String> addresses(Row port) {
-        List<String> out = new ArrayList<>();
-        for (Object e : entries(port)) {
-            for (String token : String.valueOf(e).trim().split("\\s+")) {
-                if (!MAC.matcher(token).matches() && (token.indexOf('.') > 0 || token.indexOf(':') >= 0)) {
-                    try {
-                        int slash = token.indexOf('/');
-                        out.add(IpAddresses.format(IpAddresses.parse(slash < 0 ? token : token.substring(0, slash))));
-                    } catch (IllegalArgumentException ex) {
-                        // Not an address.
-                    }
-                }
-            }
-        }
-        return out;
     }
 
     /**
@@ -541,9 +401,10 @@ public final class HealthChecks {
      *
      * @param port a Logical_Switch_Port row
      * @return the addresses in canonical text
+     * @see PortAddresses#of(Row)
      */
     public static List<String> addressesOf(Row port) {
-        return addresses(port);
+        return PortAddresses.of(port);
     }
 
     static String nameOf(Row row) {
