@@ -14,9 +14,9 @@ import java.util.regex.Pattern;
 /**
  * One size of the scale curve measured in a JVM of its own, as JMH forks a benchmark: the harness
  * ({@link #measure}) starts this class's {@link #main} with its own JVM options and classpath, the
- * fork runs {@link Scenarios#scaleSize} and writes its results ({@link Results#toForkJson()}) to a
+ * fork runs {@link ScaleScenario#scaleSize} and writes its results ({@link Results#toForkJson()}) to a
  * file, and the harness merges them into the run's results, plots and target check. See
- * {@link Scenarios#scale()} for why.
+ * {@link ScaleScenario} for why.
  */
 public final class ScaleFork {
     /** A forked size that has not finished after this long is killed and reported as failed. */
@@ -99,7 +99,7 @@ public final class ScaleFork {
         // Not echoed: the harness prints the values as it merges them.
         Results results = new Results(Scenarios.machine());
         try {
-            new Scenarios(sizes, results, Path.of("bench/peers")).scaleSize(n);
+            new ScaleScenario(new Scenarios(sizes, results, Path.of("bench/peers"))).scaleSize(n);
             Files.writeString(out, results.toForkJson(), StandardCharsets.UTF_8);
         } catch (Throwable e) {
             // Exit here: the engines' client threads would keep a JVM whose main thread died alive.
