@@ -28,11 +28,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Regression tests for the client defects of issue 15, each seen failing on the client before it
- * was split into parts: throwing listeners, conditions and side monitors lost on reconnect, a
- * committed-but-unconfirmed transaction reported as retriable, and threads left after close.
+ * The client carries on through faults of its listeners and its connections: a listener that
+ * throws is counted and the connection stays; a reconnect restores changed conditions and side
+ * monitors and ignores what the old connection still delivers; a commit the cache could not
+ * confirm is reported as not retriable; close leaves no thread behind.
  */
-class ClientDefectsIT {
+class ClientFaultToleranceIT {
 
     private static void assertStillOnFirstConnection(OvsdbClient client, Clients.EventLog events) throws InterruptedException {
         // A dropped connection is reported within milliseconds; half a second is ample on a loaded machine.
@@ -60,7 +61,7 @@ class ClientDefectsIT {
                 @Override
                 public void stolen(String lockId) {
                     calls.incrementAndGet();
-                    // What a listener that hands work to an executor its owner already shut down throws (issue 14).
+                    // What a listener that hands work to an executor its owner already shut down throws.
                     throw new java.util.concurrent.RejectedExecutionException("owner closed");
                 }
             });
@@ -166,7 +167,7 @@ class ClientDefectsIT {
 
     @Test
     void commitConfirmedByTheServerButNotByTheCacheIsNotRetriable() throws Exception {
-        try (ScriptedOvsdbServer server = ScriptedOvsdbServer.start(ClientDefectsIT::diesOnBarrier);
+        try (ScriptedOvsdbServer server = ScriptedOvsdbServer.start(ClientFaultToleranceIT::diesOnBarrier);
              OvsdbClient client = Clients.connect(server.remote())) {
             CompletableFuture<?> tx = client.transact(client.transaction().add(Operations.comment("x")).build());
             Throwable cause;
