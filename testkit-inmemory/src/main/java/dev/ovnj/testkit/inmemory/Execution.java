@@ -19,7 +19,7 @@ import java.util.function.Predicate;
 
 /**
  * Executes one {@code transact} request against a {@link Database}, as ovsdb-server's execution.c:
- * the operations in order on {@link WorkingTables} (mutations in {@link Mutation}), then the
+ * the operations in order on {@link WorkingTables} (mutations in {@link ColumnMutation}), then the
  * {@link CommitChecks}. The result is the reply array, and the changes to commit; or, when a
  * {@code wait} is not yet satisfied and may still be, a deadline to retry by.
  */
@@ -378,9 +378,9 @@ final class Execution {
         JsonNode where = p.member("where", Kind.ARRAY, false);
         JsonNode mutationsJson = p.member("mutations", Kind.ARRAY, false);
         check(p);
-        List<Mutation> mutations = new ArrayList<>();
+        List<ColumnMutation> mutations = new ArrayList<>();
         for (JsonNode m : mutationsJson) {
-            mutations.add(Mutation.parse(t, m, this::symbol));
+            mutations.add(ColumnMutation.parse(t, m, this::symbol));
         }
         Where c = Where.parse(t, where, this::symbol);
         List<UUID> matches = query(t, c);
@@ -388,7 +388,7 @@ final class Execution {
             Map<UUID, Datum[]> rows = read(t.name());
             for (UUID u : matches) {
                 Datum[] r = rows.get(u).clone();
-                for (Mutation m : mutations) {
+                for (ColumnMutation m : mutations) {
                     r[m.column()] = m.applyTo(t.columns().get(m.column()), r[m.column()]);
                 }
                 put(t.name(), u, r);

@@ -20,7 +20,7 @@ import java.util.function.Function;
  * @param mutator the mutator; a map {@code delete} by keys only is {@code delete-keys}
  * @param arg the operand
  */
-record Mutation(int column, String mutator, Datum arg) {
+record ColumnMutation(int column, String mutator, Datum arg) {
 
     /**
      * Parses one {@code [column, mutator, value]} of a mutate operation, checking the mutator
@@ -28,7 +28,7 @@ record Mutation(int column, String mutator, Datum arg) {
      *
      * @param symbols resolves the transaction's named UUIDs in the value
      */
-    static Mutation parse(TableSchema t, JsonNode json, Function<String, UUID> symbols) throws OvsdbError {
+    static ColumnMutation parse(TableSchema t, JsonNode json, Function<String, UUID> symbols) throws OvsdbError {
         if (!json.isArray() || json.size() != 3 || !json.get(0).isTextual() || !json.get(1).isTextual()) {
             throw OvsdbError.syntax(json, "Parse error in mutation.");
         }
@@ -53,7 +53,7 @@ record Mutation(int column, String mutator, Datum arg) {
                     throw Where.typeMismatch(json, mutator, name, type);
                 }
                 BaseType unconstrained = BaseType.of(k);
-                return new Mutation(idx, mutator, Datum.atom(Datum.atomFromJson(unconstrained, arg, symbols)));
+                return new ColumnMutation(idx, mutator, Datum.atom(Datum.atomFromJson(unconstrained, arg, symbols)));
             }
             case "insert", "delete" -> {
                 if (type.isScalar()) {
@@ -61,11 +61,11 @@ record Mutation(int column, String mutator, Datum arg) {
                 }
                 ColumnType argType = type.withBounds(0, "delete".equals(mutator) ? ColumnType.UNLIMITED : type.max());
                 try {
-                    return new Mutation(idx, mutator, Datum.fromJson(argType, arg, symbols));
+                    return new ColumnMutation(idx, mutator, Datum.fromJson(argType, arg, symbols));
                 } catch (OvsdbError e) {
                     if (type.isMap() && "delete".equals(mutator)) {
                         ColumnType keys = new ColumnType(type.key(), Optional.empty(), 0, ColumnType.UNLIMITED);
-                        return new Mutation(idx, "delete-keys", Datum.fromJson(keys, arg, symbols));
+                        return new ColumnMutation(idx, "delete-keys", Datum.fromJson(keys, arg, symbols));
                     }
                     throw e;
                 }
