@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * fenced, and each key's work within a step is fenced again, so a failure while planning or
  * writing one spec is confined to that spec. After every step the status board is published and
  * the callers whose specs reached a verdict are answered. A watchdog thread turns the engine
- * unavailable if one step runs longer than the stall bound, and nudges the loop every second so
+ * unavailable if one step runs longer than the stall bound, and nudges the loop every 500 ms so
  * that no wakeup can be lost.
  *
  * <p>Batching adapts to load: an idle engine plans and writes a change at once; while a round of
@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * a round, each transaction leaves as soon as its specs are planned.
  */
 final class EngineLoop {
-    private static final Logger LOG = LoggerFactory.getLogger(LoadBalancerEngine.class);
+    private static final Logger LOG = LoggerFactory.getLogger(EngineLoop.class);
     private static final int MAX_KEYS_PER_PASS = 50_000;
     private static final int MAX_WRITES_WITHOUT_CONVERGING = 20;
     private static final int MASS_REPAIR_ROWS = 10;
@@ -71,7 +71,7 @@ final class EngineLoop {
     private final EventMapper mapper = new EventMapper(store, vipIndex);
     private final GroupJanitor janitor = new GroupJanitor(store);
     private final Reconciler reconciler;
-    private final TxExecutor executor;
+    private final TransactionSender executor;
     private final LeaseGate gate;
     private final OwnerLeases leases;
     private final ScheduledThreadPoolExecutor thread;
@@ -108,10 +108,6 @@ final class EngineLoop {
     private String lastFailure = "";
     private long lastFailureAt;
 
-    EngineLoop(OvsdbClient client, EngineSettings settings, EngineCounters counters, ListenerBus bus) {
-        this(client, null, settings, counters, bus);
-    }
-
     EngineLoop(OvsdbClient client, OvsdbClient southbound, EngineSettings settings, EngineCounters counters, ListenerBus bus) {
         this.client = client;
         this.southbound = southbound;
@@ -130,7 +126,7 @@ final class EngineLoop {
         ScheduledThreadPoolExecutor w = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "ovnj-engine-watchdog"));
         w.setRemoveOnCancelPolicy(true);
         this.watchdog = w;
-        this.executor = new TxExecutor(client, counters, bus, settings.transactionBound(), w);
+        this.executor = new TransactionSender(client, counters, bus);
         this.stages = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS, new SynchronousQueue<>(),
                 r -> daemon(r, "ovnj-engine-answers"));
     }
@@ -218,7 +214,8 @@ final class EngineLoop {
         janitor.sweep(emptied, client.cache(), client.schema()).ifPresent(e -> {
             CompletableFuture<?> call;
             try {
-                call = client.transact(e.getKey()).orTimeout(settings.transactionBound().toMillis(), TimeUnit.MILLISECONDS);
+                // Bounded by the client's request timeout, as every transaction of the engine.
+                call = client.transact(e.getKey());
             } catch (RuntimeException ex) {
                 call = CompletableFuture.failedFuture(ex);
             }
@@ -244,7 +241,7 @@ final class EngineLoop {
             if (event.kind() == ConnectionEvent.Kind.SYNCED) {
                 // A resync may have changed anything: check every spec against the fresh cache.
                 vipIndex.rebuild(client.cache());
-                everything();
+                recheckAllOwners();
             }
             refreshAvailability();
             schedulePass();
@@ -644,7 +641,7 @@ final class EngineLoop {
     }
 
     /** After a resync or gaining the lock: every spec is checked again, and full owners are swept. */
-    private void everything() {
+    private void recheckAllOwners() {
         long now = System.nanoTime();
         for (String owner : List.copyOf(store.owners())) {
             recheck(owner, now);
@@ -685,7 +682,7 @@ final class EngineLoop {
     private void lockChanged(boolean held) {
         gate.lockChanged(held);
         if (held) {
-            everything();
+            recheckAllOwners();
         }
         refreshAvailability();
         schedulePass();
@@ -946,19 +943,19 @@ final class EngineLoop {
         } catch (RuntimeException e) {
             // The client refused to build it (e.g. a value the server's schema does not allow).
             inFlight++;
-            chunkDone(chunk, new TxExecutor.Outcome(TxExecutor.Kind.PERMANENT, e));
+            chunkDone(chunk, new TransactionSender.Outcome(TransactionSender.Kind.PERMANENT, e));
             return;
         }
         inFlight++;
         executor.send(txs).whenComplete((outcome, err) -> {
-            TxExecutor.Outcome o = outcome != null ? outcome : new TxExecutor.Outcome(TxExecutor.Kind.RETRIABLE, err);
+            TransactionSender.Outcome o = outcome != null ? outcome : new TransactionSender.Outcome(TransactionSender.Kind.RETRIABLE, err);
             if (!step("transaction answered", () -> chunkDone(chunk, o))) {
                 LOG.debug("transaction answered after close");
             }
         });
     }
 
-    private void chunkDone(List<Work> chunk, TxExecutor.Outcome outcome) {
+    private void chunkDone(List<Work> chunk, TransactionSender.Outcome outcome) {
         inFlight--;
         long now = System.nanoTime();
         try {
@@ -1111,7 +1108,7 @@ final class EngineLoop {
         }
     }
 
-    private void rejected(List<Work> chunk, TxExecutor.Outcome outcome) {
+    private void rejected(List<Work> chunk, TransactionSender.Outcome outcome) {
         if (chunk.size() > 1) {
             // Which spec did the server refuse? Each goes alone next, so only that one fails.
             chunk.forEach(w -> {

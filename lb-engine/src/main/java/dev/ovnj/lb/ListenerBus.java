@@ -43,7 +43,7 @@ final class ListenerBus {
     private record Subscriber(EngineListener listener, Set<Event> events) {
     }
 
-    private static final Logger LOG = LoggerFactory.getLogger(LoadBalancerEngine.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ListenerBus.class);
     private static final long LOG_EVERY_NANOS = 10_000_000_000L;
 
     private final List<Subscriber> listeners = new CopyOnWriteArrayList<>();

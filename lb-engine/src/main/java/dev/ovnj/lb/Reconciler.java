@@ -21,9 +21,9 @@ import java.util.UUID;
 import java.util.function.Predicate;
 
 /**
- * Works out one spec: admission, then a plan of just that spec's rows, read in one short cache
- * read (the client's update thread waits for a single spec's plan at most, never for a whole
- * owner's). Pure apart from the cache reads; the engine thread and {@code plan()} both use it.
+ * Works out one spec: admission, then a plan of just that spec's rows. Every cache read it takes
+ * covers one spec at most (the client's update thread waits for a single spec's read, never for a
+ * whole owner's). Pure apart from the cache reads; the engine thread and {@code plan()} both use it.
  */
 final class Reconciler {
     /** The specs a dry-run plan reads per cache read, for stale rows. */
@@ -112,7 +112,7 @@ final class Reconciler {
                 : new Settled(SpecStatus.State.WAITING, waiting, warnings, ownRows(key), List.of());
     }
 
-    /** Plans some of an owner's specs in one short cache read, timing how long it held the lock. */
+    /** Plans some of an owner's specs in one cache read, timing how long it held the lock. */
     LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, Set<String> scope) {
         return plan(owner, specs, null, scope);
     }

@@ -11,10 +11,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -23,7 +19,7 @@ import java.util.concurrent.TimeoutException;
  * off); or permanent (constraint violation, referential integrity, "not allowed" from a read-only
  * server, a value the schema refuses: fail the spec at once, in the server's words).
  */
-final class TxExecutor {
+final class TransactionSender {
     /** What became of a chunk. */
     enum Kind { COMMITTED, GUARD_FAILED, RETRIABLE, PERMANENT }
 
@@ -42,15 +38,11 @@ final class TxExecutor {
     private final OvsdbClient client;
     private final EngineCounters counters;
     private final ListenerBus bus;
-    private final Duration bound;
-    private final ScheduledExecutorService timer;
 
-    TxExecutor(OvsdbClient client, EngineCounters counters, ListenerBus bus, Duration bound, ScheduledExecutorService timer) {
+    TransactionSender(OvsdbClient client, EngineCounters counters, ListenerBus bus) {
         this.client = client;
         this.counters = counters;
         this.bus = bus;
-        this.bound = bound;
-        this.timer = timer;
     }
 
     /** Sends every transaction; completes (never exceptionally) when all have an answer. */
@@ -71,17 +63,19 @@ final class TxExecutor {
         });
     }
 
+    /**
+     * One transaction. Its one bound is the client's request timeout (an unanswered transaction
+     * fails there as retriable), so the engine keeps no timer of its own per transaction.
+     */
     private CompletableFuture<Outcome> sendOne(Transaction tx) {
         long sent = System.nanoTime();
-        CompletableFuture<Outcome> out = new CompletableFuture<>();
         CompletableFuture<?> call;
         try {
             call = client.transact(tx);
         } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
         }
-        // The client bounds its own requests; this bound only guards against a lost answer.
-        bounded(call).whenComplete((result, err) -> {
+        return call.handle((result, err) -> {
             Throwable cause = unwrap(err);
             Duration latency = Duration.ofNanos(System.nanoTime() - sent);
             int ops = tx.operations().size();
@@ -89,39 +83,10 @@ final class TxExecutor {
             if (cause == null) {
                 counters.transactions.incrementAndGet();
                 counters.operations.addAndGet(ops);
-                out.complete(new Outcome(Kind.COMMITTED, null));
-            } else {
-                out.complete(new Outcome(classify(cause), cause));
+                return new Outcome(Kind.COMMITTED, null);
             }
+            return new Outcome(classify(cause), cause);
         });
-        return out;
-    }
-
-    /**
-     * The call, failed with a {@link TimeoutException} once the bound has passed. Timed on the
-     * engine's watchdog, whose periodic check is always due first, rather than with
-     * {@code orTimeout}: the JDK's shared delay thread has nothing else queued, so every
-     * transaction's timeout would be its new head and wake it, right when the I/O thread and the
-     * server need the cores.
-     */
-    private CompletableFuture<Object> bounded(CompletableFuture<?> call) {
-        CompletableFuture<Object> out = new CompletableFuture<>();
-        ScheduledFuture<?> expiry;
-        try {
-            expiry = timer.schedule(() -> out.completeExceptionally(new TimeoutException()), bound.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException closing) {
-            // The engine is closing: the JDK's timer still bounds it.
-            return call.orTimeout(bound.toMillis(), TimeUnit.MILLISECONDS).thenApply(r -> (Object) r);
-        }
-        call.whenComplete((r, e) -> {
-            expiry.cancel(false);
-            if (e != null) {
-                out.completeExceptionally(e);
-            } else {
-                out.complete(r);
-            }
-        });
-        return out;
     }
 
     static Kind classify(Throwable e) {
