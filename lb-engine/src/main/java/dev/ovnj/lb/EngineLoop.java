@@ -22,6 +22,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,8 +82,14 @@ final class EngineLoop {
     private volatile long stepStartedAt;
     private volatile String stepName = "";
 
+    private final CallbackInbox inbox = new CallbackInbox(this::step, this::fenced);
+    /** Steps queued on the engine thread and not started yet. */
+    private final AtomicInteger queuedSteps = new AtomicInteger();
+
     // Engine thread only.
     private boolean passScheduled;
+    /** A pass was asked for during this step: it runs at the step's end. */
+    private boolean passDue;
     private boolean southboundLive;
     private ScheduledFuture<?> wakeup;
     private long wakeupAt = Long.MAX_VALUE;
@@ -129,8 +136,11 @@ final class EngineLoop {
             public boolean step(String name, Runnable step) {
                 return EngineLoop.this.step(name, step);
             }
-        }, settings.requestTimeout(), w, stages);
-        this.round = new WriteRound(client, settings.maxOpsPerTransaction(), new TransactionSender(client, counters, bus), bus,
+        }, settings.requestTimeout(), w, r -> {
+            stages.execute(r);
+            counters.handoffs.incrementAndGet();
+        });
+        this.round = new WriteRound(client, settings.maxOpsPerTransaction(), new TransactionSender(client, counters), bus,
                 new WriteRound.Answers() {
                     @Override
                     public boolean answered(List<WriteRound.Work> chunk, TransactionSender.Outcome outcome) {
@@ -173,8 +183,8 @@ final class EngineLoop {
             }));
             step("southbound", () -> southboundLive = southbound.isSynced());
         }
-        gate.start(held -> step("lock change", () -> lockChanged(held)));
-        leases.start((owner, held) -> step("owner lock change", () -> ownerLockChanged(owner, held)));
+        gate.start(held -> fromCallbacks("lock change", () -> lockChanged(held)));
+        leases.start((owner, held) -> fromCallbacks("owner lock change", () -> ownerLockChanged(owner, held)));
         long period = 500;
         watchdog.scheduleWithFixedDelay(this::watch, period, period, TimeUnit.MILLISECONDS);
         step("start", () -> {
@@ -187,13 +197,15 @@ final class EngineLoop {
     void onCacheEvents(List<CacheEvent> events) {
         List<CacheEvent> copy = List.copyOf(events);
         long seen = System.nanoTime();
-        fromCallbacks("cache events", () -> {
+        // While transactions are in flight, these are nearly always their own updates: they ride
+        // with the answer that follows them instead of waking the engine on their own.
+        inbox.offer("cache events", () -> {
             for (SpecKey k : mapper.map(copy, client.cache(), counters)) {
                 mark(k, seen, false);
             }
             sweepGroups(GroupJanitor.emptied(copy));
             schedulePass();
-        });
+        }, !round.awaitingAnswers());
     }
 
     /** Service_Monitor changes: the backend health of every spec with a health check, on the engine thread. */
@@ -247,7 +259,8 @@ final class EngineLoop {
     }
 
     private void onConnection(ConnectionEvent event) {
-        step("connection " + event.kind(), () -> {
+        // Through the inbox: a resync's rebuild of the VIP index must come after the events before it.
+        fromCallbacks("connection " + event.kind(), () -> {
             if (event.kind() == ConnectionEvent.Kind.DISCONNECTED) {
                 gate.disconnected();
                 leases.disconnected();
@@ -440,41 +453,50 @@ final class EngineLoop {
     }
 
     /**
-     * The one way the client's callback thread hands work to the engine: cache events and
-     * transaction answers. The engine relies on one ordering guarantee, and this is where it
-     * holds: the client applies a transaction's monitor updates and fires their cache events
-     * before it completes the transaction's future, both on its one callback thread, and both
-     * become steps here in that order on the engine's FIFO queue. So when a transaction's answer
-     * is handled, the events of its updates already were, and a fresh plan (verification) sees
-     * its rows. Any other path from the callback thread to the engine would break that.
+     * The one way the client's callback thread hands work to the engine (cache events and
+     * transaction answers), through {@link CallbackInbox}, which keeps the one ordering the engine
+     * relies on: a transaction's updates are handled before its answer.
      */
     private boolean fromCallbacks(String name, Runnable step) {
-        return step(name, step);
+        return inbox.offer(name, step, true);
     }
 
     /** Runs a step on the engine thread; false if the engine is closed. */
     private boolean step(String name, Runnable step) {
+        queuedSteps.incrementAndGet();
         try {
-            thread.execute(() -> runStep(name, step));
+            thread.execute(() -> {
+                queuedSteps.decrementAndGet();
+                runStep(name, step);
+            });
+            counters.handoffs.incrementAndGet();
             return true;
         } catch (RejectedExecutionException e) {
+            queuedSteps.decrementAndGet();
             return false;
         }
     }
 
+    /**
+     * One step: its work, then the pass it asked for, then the statuses are published and the
+     * callers answered. The pass runs right here, on the thread already awake, when no other
+     * step waits; otherwise it is queued behind them, so that what they declare or mark goes out
+     * in the same pass.
+     */
     private void runStep(String name, Runnable step) {
-        stepName = name;
-        stepStartedAt = System.nanoTime();
         bus.hold();
         try {
-            step.run();
-        } catch (RuntimeException | Error e) {
-            LOG.warn("engine step '{}' failed, the engine carries on: {}", name, e.toString());
-            LOG.debug("engine step failure", e);
-            if (!round.inFlight()) {
-                // Whatever the step had taken is looked at again.
-                queue.reclaim(System.nanoTime());
-                schedulePass();
+            fenced(name, step);
+            if (passDue) {
+                passDue = false;
+                if (queuedSteps.get() == 0 && !closed) {
+                    fenced("pass", this::pass);
+                }
+                if (passDue || passScheduled) {
+                    // Asked again by the pass, or not run because other steps wait: behind them.
+                    passDue = false;
+                    step("pass", this::pass);
+                }
             }
         } finally {
             try {
@@ -483,6 +505,23 @@ final class EngineLoop {
             } finally {
                 stepStartedAt = 0;
                 bus.release();
+            }
+        }
+    }
+
+    /** Runs one piece of a step, timed for the stall check; a failure is confined to it. */
+    private void fenced(String name, Runnable work) {
+        stepName = name;
+        stepStartedAt = System.nanoTime();
+        try {
+            work.run();
+        } catch (RuntimeException | Error e) {
+            LOG.warn("engine step '{}' failed, the engine carries on: {}", name, e.toString());
+            LOG.debug("engine step failure", e);
+            if (!round.inFlight()) {
+                // Whatever the step had taken is looked at again.
+                queue.reclaim(System.nanoTime());
+                schedulePass();
             }
         }
     }
@@ -499,6 +538,7 @@ final class EngineLoop {
             bus.publish(ListenerBus.Event.AVAILABILITY, l -> l.onAvailability(avail, reason));
         }
         step("watchdog", this::schedulePass);
+        inbox.nudge();
     }
 
     // ---- engine thread ----
@@ -672,9 +712,11 @@ final class EngineLoop {
         passScheduled = true;
         long window = settings.batchWindow().toNanos();
         if (window <= 0) {
-            thread.execute(() -> runStep("pass", this::pass));
+            // At the end of this step (see runStep), not as a task of its own.
+            passDue = true;
         } else {
             thread.schedule(() -> runStep("pass", this::pass), window, TimeUnit.NANOSECONDS);
+            counters.handoffs.incrementAndGet();
         }
     }
 
@@ -746,6 +788,7 @@ final class EngineLoop {
     /** A chunk's transactions were answered (or refused before sending): each key's outcome, then verification. */
     private void chunkDone(List<WriteRound.Work> chunk, TransactionSender.Outcome outcome) {
         try {
+            outcome.publish(bus);
             List<SpecKey> written = new ArrayList<>();
             for (KeyOutcome o : outcomes.afterAnswer(chunk, outcome, System.nanoTime())) {
                 outcomes.handle(o);
@@ -757,6 +800,8 @@ final class EngineLoop {
         } finally {
             if (round.answered()) {
                 schedulePass();
+                // Events that arrived while the round was in flight and did not wake the engine.
+                inbox.nudge();
             }
         }
     }

@@ -281,7 +281,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
                 counters.lastPlanMicros, counters.specPlans.get(), counters.longestCacheReadMicros, counters.slowCacheReads.get(),
                 bus.failures(),
                 loop.counts(), loop.stalled(), counters.heldDeletions.get(),
-                counters.fights.get());
+                counters.fights.get(), counters.handoffs.get() + bus.handoffs());
     }
 
     /**

@@ -28,38 +28,63 @@ final class TransactionSender {
      *
      * @param kind the worst kind among them
      * @param error the error that decided it, null when committed
+     * @param sent each transaction's answer, for the listeners
      */
-    record Outcome(Kind kind, Throwable error) {
+    record Outcome(Kind kind, Throwable error, List<Sent> sent) {
+        Outcome(Kind kind, Throwable error) {
+            this(kind, error, List.of());
+        }
+
         ServerError serverError() {
             return describe(error);
         }
+
+        /** Tells the listeners of each transaction; on the engine thread, so with the step's other events. */
+        void publish(ListenerBus bus) {
+            for (Sent s : sent) {
+                bus.publish(ListenerBus.Event.TRANSACTION, l -> l.onTransaction(s.operations(), s.latency(), s.error()));
+            }
+        }
+    }
+
+    /**
+     * One transaction's answer.
+     *
+     * @param operations its operations
+     * @param latency from sending to the answer
+     * @param error why it failed, null when committed
+     */
+    record Sent(int operations, Duration latency, Throwable error) {
     }
 
     private final OvsdbClient client;
     private final EngineCounters counters;
-    private final ListenerBus bus;
 
-    TransactionSender(OvsdbClient client, EngineCounters counters, ListenerBus bus) {
+    TransactionSender(OvsdbClient client, EngineCounters counters) {
         this.client = client;
         this.counters = counters;
-        this.bus = bus;
     }
 
     /** Sends every transaction; completes (never exceptionally) when all have an answer. */
     CompletableFuture<Outcome> send(List<Transaction> txs) {
-        List<CompletableFuture<Outcome>> each = new java.util.ArrayList<>();
+        List<CompletableFuture<Sent>> each = new java.util.ArrayList<>();
         for (Transaction tx : txs) {
             each.add(sendOne(tx));
         }
         return CompletableFuture.allOf(each.toArray(CompletableFuture<?>[]::new)).handle((x, e) -> {
-            Outcome worst = new Outcome(Kind.COMMITTED, null);
-            for (CompletableFuture<Outcome> f : each) {
-                Outcome o = f.join();
-                if (o.kind().ordinal() > worst.kind().ordinal()) {
-                    worst = o;
+            Kind worst = Kind.COMMITTED;
+            Throwable decided = null;
+            List<Sent> sent = new java.util.ArrayList<>(each.size());
+            for (CompletableFuture<Sent> f : each) {
+                Sent s = f.join();
+                sent.add(s);
+                Kind k = s.error() == null ? Kind.COMMITTED : classify(s.error());
+                if (k.ordinal() > worst.ordinal()) {
+                    worst = k;
+                    decided = s.error();
                 }
             }
-            return worst;
+            return new Outcome(worst, decided, sent);
         });
     }
 
@@ -67,7 +92,7 @@ final class TransactionSender {
      * One transaction. Its one bound is the client's request timeout (an unanswered transaction
      * fails there as retriable), so the engine keeps no timer of its own per transaction.
      */
-    private CompletableFuture<Outcome> sendOne(Transaction tx) {
+    private CompletableFuture<Sent> sendOne(Transaction tx) {
         long sent = System.nanoTime();
         CompletableFuture<?> call;
         try {
@@ -79,13 +104,11 @@ final class TransactionSender {
             Throwable cause = unwrap(err);
             Duration latency = Duration.ofNanos(System.nanoTime() - sent);
             int ops = tx.operations().size();
-            bus.publish(ListenerBus.Event.TRANSACTION, l -> l.onTransaction(ops, latency, cause));
             if (cause == null) {
                 counters.transactions.incrementAndGet();
                 counters.operations.addAndGet(ops);
-                return new Outcome(Kind.COMMITTED, null);
             }
-            return new Outcome(classify(cause), cause);
+            return new Sent(ops, latency, cause);
         });
     }
 

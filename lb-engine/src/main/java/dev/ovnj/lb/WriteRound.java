@@ -51,6 +51,8 @@ final class WriteRound {
     /** Repairs of the round in flight, reported when its last transaction is answered. */
     private final List<RepairEvent> unreported = new ArrayList<>();
     private int inFlight;
+    /** {@code inFlight > 0}, for the client's callback thread (see {@link CallbackInbox}). */
+    private volatile boolean awaiting;
 
     WriteRound(OvsdbClient client, int maxOps, TransactionSender sender, ListenerBus bus, Answers answers) {
         this.client = client;
@@ -69,6 +71,11 @@ final class WriteRound {
     /** Whether transactions of the round are unanswered (no pass starts meanwhile). */
     boolean inFlight() {
         return inFlight > 0;
+    }
+
+    /** Any thread: whether answers are awaited (a moment late at worst, either way). */
+    boolean awaitingAnswers() {
+        return awaiting;
     }
 
     /** Adds a spec's plan; a solo one (to tell which spec a rejection belongs to) goes alone. */
@@ -102,10 +109,12 @@ final class WriteRound {
         } catch (RuntimeException e) {
             // The client refused to build it (e.g. a value the server's schema does not allow).
             inFlight++;
+            awaiting = true;
             answers.refused(chunk, new TransactionSender.Outcome(TransactionSender.Kind.PERMANENT, e));
             return;
         }
         inFlight++;
+        awaiting = true;
         sender.send(txs).whenComplete((outcome, err) -> {
             TransactionSender.Outcome o = outcome != null ? outcome : new TransactionSender.Outcome(TransactionSender.Kind.RETRIABLE, err);
             if (!answers.answered(chunk, o)) {
@@ -124,6 +133,7 @@ final class WriteRound {
         if (inFlight > 0) {
             return false;
         }
+        awaiting = false;
         reportRepairs();
         return true;
     }
