@@ -478,8 +478,8 @@ final class EngineLoop {
     }
 
     /**
-     * One step: its work, then the pass it asked for, then the statuses are published and the
-     * callers answered. The pass runs right here, on the thread already awake, when no other
+     * One step: its work, then the pass it asked for; the statuses are published and the callers
+     * answered after each. The pass runs right here, on the thread already awake, when no other
      * step waits; otherwise it is queued behind them, so that what they declare or mark goes out
      * in the same pass.
      */
@@ -490,6 +490,13 @@ final class EngineLoop {
             if (passDue) {
                 passDue = false;
                 if (queuedSteps.get() == 0 && !closed) {
+                    // What the step decided is out first: a pass can block on the cache (behind an
+                    // update that waits for another reader), and statuses, answers and listener
+                    // events must not wait for it.
+                    board.publish();
+                    waiters.answerDecided();
+                    bus.release();
+                    bus.hold();
                     fenced("pass", this::pass);
                 }
                 if (passDue || passScheduled) {
