@@ -147,6 +147,8 @@ final class ScaleScenario {
             double jitMs = (JitWarmth.compileSeconds() - jit0) * 1e3;
             s.latencies("scale", client, lat, true);
             results.add("scale", client, "txns", e.engine.metrics().transactions() - m1.transactions());
+            // The engine's thread hand-offs per change (EngineMetrics.handoffs; the client's own not included).
+            results.add("scale", client, "handoffs", (double) (e.engine.metrics().handoffs() - m1.handoffs()) / count);
             results.add("scale", client, "jit_ms", jitMs);
             results.add("scale", client, "cpu_us", cpuUs);
             results.add("scale", client, "alloc_kb", allocKb);

@@ -14,7 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The CLI contract of issue 14: a database that rejects writes or stops answering, and conflicts with rows ovnj does not own. */
+/** The CLI when a database that rejects writes or stops answering, and conflicts with rows ovnj does not own. */
 @OvsdbTest
 class EngineContractIT {
     @TempDir

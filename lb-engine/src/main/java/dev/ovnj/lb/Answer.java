@@ -9,8 +9,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
- * The future a caller of the engine holds. The engine decides it on its own thread ({@link #settle},
- * {@link #settleExceptionally}), which wakes a caller blocked in {@code get()} or {@code join()} at
+ * The future a caller of the engine holds. The engine decides it on its own thread ({@link #decide},
+ * {@link #decideExceptionally}), which wakes a caller blocked in {@code get()} or {@code join()} at
  * once, while the future's dependent stages ({@code thenApply}, {@code whenComplete}, a relay of
  * {@code allOf}, ...) run later on the answer executor: never on the engine thread, and without
  * the extra thread hand-off that completing the whole future elsewhere would cost a blocked caller.
@@ -30,7 +30,7 @@ final class Answer<T> extends CompletableFuture<T> {
      *
      * @return false if the future was already decided
      */
-    boolean settle(T value, Executor stages) {
+    boolean decide(T value, Executor stages) {
         if (!verdict.complete(value)) {
             return false;
         }
@@ -38,8 +38,8 @@ final class Answer<T> extends CompletableFuture<T> {
         return true;
     }
 
-    /** Like {@link #settle} with a failure. */
-    boolean settleExceptionally(Throwable error, Executor stages) {
+    /** Like {@link #decide} with a failure. */
+    boolean decideExceptionally(Throwable error, Executor stages) {
         if (!verdict.completeExceptionally(error)) {
             return false;
         }

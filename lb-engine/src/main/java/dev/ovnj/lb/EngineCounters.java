@@ -15,6 +15,13 @@ final class EngineCounters {
     final AtomicLong slowCacheReads = new AtomicLong();
     final AtomicLong heldDeletions = new AtomicLong();
     final AtomicLong fights = new AtomicLong();
+    /**
+     * Tasks the engine hands from one thread to another: steps given to the engine thread (by a
+     * caller, the client's callback thread, the watchdog, or the engine thread itself) and
+     * answers handed to the callers' stage threads. With {@link ListenerBus#handoffs()}, what
+     * {@code EngineMetrics.handoffs} reports, so a bench can count hand-offs per change.
+     */
+    final AtomicLong handoffs = new AtomicLong();
     volatile long lastPlanMicros;
     volatile long longestCacheReadMicros;
 

@@ -23,11 +23,15 @@ import java.util.Map;
  * @param heldDeletions counter: spec deletions held back by the deletion budget (see {@link DeletionBudget})
  * @param fights counter: specs found fought over by another writer of their owner (rows changed back
  *     again and again), each then left alone for a while in CONFLICT
+ * @param handoffs counter: tasks the engine handed from one thread to another: steps given to the
+ *     engine thread (declarations, batches of cache events and transaction answers, timers),
+ *     answers handed to the callers' stage threads, and deliveries to the listener thread. The
+ *     client's own hand-offs (I/O thread to callback thread) are not included.
  */
 public record EngineMetrics(long transactions, long operations, long repairs, long conflicts, long retries,
                             long failures, long plans, long lastPlanMicros, long specPlans, long longestCacheReadMicros,
                             long slowCacheReads, long listenerFailures, Map<SpecStatus.State, Integer> specsByState, boolean stalled,
-                            long heldDeletions, long fights) {
+                            long heldDeletions, long fights, long handoffs) {
 
     /**
      * Copies the map.
@@ -48,6 +52,9 @@ public record EngineMetrics(long transactions, long operations, long repairs, lo
      * @param stalled gauge: whether the engine loop is stuck
      * @param heldDeletions counter: spec deletions held back by the deletion budget
      * @param fights counter: specs found fought over by another writer of their owner
+     * @param handoffs counter: tasks the engine handed from one thread to another (steps given to
+     *     the engine thread, answers to the callers' stage threads, deliveries to the listener
+     *     thread); the client's own hand-offs (I/O to callback thread) are not counted
      */
     public EngineMetrics {
         specsByState = Map.copyOf(specsByState);

@@ -14,12 +14,11 @@ import java.util.Optional;
  * @param lockName the OVSDB lock to write under, if any
  * @param eipPolicy what to do with a VIP outside its router's networks
  * @param stallTimeout how long one engine step may run before the engine reports itself stalled
- * @param transactionBound how long a transaction may go unanswered before it counts as lost (retriable)
  * @param requestTimeout how long a caller's future may wait for a verdict before it fails with {@link SpecTimeoutException}
  * @param ownerLocks whether each owner's rows are written only while holding that owner's OVSDB lock
  * @param deletionBudget how much of an owner's rows one apply may delete before the deletions are held
  */
 record EngineSettings(Duration batchWindow, int maxOpsPerTransaction, int maxPendingRequests, Duration minRetry,
                       Duration maxRetry, Optional<String> lockName, EipPolicy eipPolicy, Duration stallTimeout,
-                      Duration transactionBound, Duration requestTimeout, boolean ownerLocks, DeletionBudget deletionBudget) {
+                      Duration requestTimeout, boolean ownerLocks, DeletionBudget deletionBudget) {
 }

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * reconciler; {@link #close()} gives the lock back so a standby takes over at once.
  */
 final class LeaseGate {
-    private static final Logger LOG = LoggerFactory.getLogger(LoadBalancerEngine.class);
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseGate.class);
 
     private final OvsdbClient client;
     private final Optional<String> lockName;

@@ -43,7 +43,7 @@ final class ListenerBus {
     private record Subscriber(EngineListener listener, Set<Event> events) {
     }
 
-    private static final Logger LOG = LoggerFactory.getLogger(LoadBalancerEngine.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ListenerBus.class);
     private static final long LOG_EVERY_NANOS = 10_000_000_000L;
 
     private final List<Subscriber> listeners = new CopyOnWriteArrayList<>();
@@ -55,6 +55,8 @@ final class ListenerBus {
         return t;
     });
     private final AtomicLong failures = new AtomicLong();
+    /** Tasks handed to the listener thread (see {@link EngineCounters#handoffs}). */
+    private final AtomicLong handoffs = new AtomicLong();
     /** Events published during an engine step, queued once its statuses are published (see {@link #hold()}). */
     private final ThreadLocal<List<Runnable>> held = new ThreadLocal<>();
     // Listener thread only.
@@ -108,12 +110,15 @@ final class ListenerBus {
         held.set(new ArrayList<>());
     }
 
-    /** Queues the events held since {@link #hold()} on this thread, in the order they were published. */
+    /**
+     * Queues the events held since {@link #hold()} on this thread, in the order they were
+     * published, as one task: a step's events cost the listener thread one wake-up, not one each.
+     */
     void release() {
         List<Runnable> events = held.get();
         held.remove();
-        if (events != null) {
-            events.forEach(Runnable::run);
+        if (events != null && !events.isEmpty()) {
+            handOff(() -> events.forEach(Runnable::run));
         }
     }
 
@@ -122,21 +127,24 @@ final class ListenerBus {
         if (!wanted.contains(kind)) {
             return;
         }
+        Runnable delivery = () -> listeners.forEach(s -> {
+            if (s.events().contains(kind)) {
+                deliver(s.listener(), event);
+            }
+        });
         List<Runnable> holding = held.get();
         if (holding != null) {
-            holding.add(() -> queue(kind, event));
+            holding.add(delivery);
             return;
         }
-        queue(kind, event);
+        handOff(delivery);
     }
 
-    private void queue(Event kind, Consumer<EngineListener> event) {
+    /** Runs deliveries on the listener thread; counted as one hand-off. */
+    private void handOff(Runnable deliveries) {
         try {
-            thread.execute(() -> listeners.forEach(s -> {
-                if (s.events().contains(kind)) {
-                    deliver(s.listener(), event);
-                }
-            }));
+            thread.execute(deliveries);
+            handoffs.incrementAndGet();
         } catch (RejectedExecutionException closed) {
             // After close(): listeners are no longer called.
         }
@@ -161,6 +169,10 @@ final class ListenerBus {
 
     long failures() {
         return failures.get();
+    }
+
+    long handoffs() {
+        return handoffs.get();
     }
 
     /** Stops delivering; events already queued are still delivered for a short while. */

@@ -58,7 +58,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
     private LoadBalancerEngine(Builder b) {
         this.client = b.client;
         this.settings = new EngineSettings(b.batchWindow, b.maxOpsPerTransaction, b.maxPendingRequests, b.minRetry,
-                b.maxRetry, Optional.ofNullable(b.lockName), b.eipPolicy, b.stallTimeout, b.transactionBound,
+                b.maxRetry, Optional.ofNullable(b.lockName), b.eipPolicy, b.stallTimeout,
                 b.requestTimeout, b.ownerLocks, b.deletionBudget);
         // Here rather than in start(): plan() reads through these indexes too.
         Planner.indexes().forEach(client.cache()::addIndex);
@@ -281,7 +281,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
                 counters.lastPlanMicros, counters.specPlans.get(), counters.longestCacheReadMicros, counters.slowCacheReads.get(),
                 bus.failures(),
                 loop.counts(), loop.stalled(), counters.heldDeletions.get(),
-                counters.fights.get());
+                counters.fights.get(), counters.handoffs.get() + bus.handoffs());
     }
 
     /**
@@ -339,7 +339,6 @@ public final class LoadBalancerEngine implements AutoCloseable {
         private String lockName;
         private EipPolicy eipPolicy = EipPolicy.WARN;
         private Duration stallTimeout = Duration.ofSeconds(10);
-        private Duration transactionBound = Duration.ofSeconds(60);
         private OvsdbClient southbound;
         private Duration requestTimeout = Duration.ofSeconds(30);
         private boolean ownerLocks = true;

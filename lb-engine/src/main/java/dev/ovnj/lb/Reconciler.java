@@ -21,9 +21,10 @@ import java.util.UUID;
 import java.util.function.Predicate;
 
 /**
- * Works out one spec: admission, then a plan of just that spec's rows, read in one short cache
- * read (the client's update thread waits for a single spec's plan at most, never for a whole
- * owner's). Pure apart from the cache reads; the engine thread and {@code plan()} both use it.
+ * Works out one spec: admission, then a plan of just that spec's rows, in one hold of the cache's
+ * read lock per spec (admission and plan see the same rows; the client's update thread waits for a
+ * single spec at most, never for a whole owner). Pure apart from the cache reads; the engine
+ * thread and {@code plan()} both use it.
  */
 final class Reconciler {
     /** The specs a dry-run plan reads per cache read, for stale rows. */
@@ -80,15 +81,32 @@ final class Reconciler {
      */
     Result reconcile(SpecKey key, Desired d, EipCheck eip, Predicate<SpecKey> activeClaim) {
         if (d.invalid()) {
-            return new Settled(SpecStatus.State.INVALID, d.errors().stream().map(e -> e.field() + ": " + e.message()).toList(),
-                    List.of(), Set.of(), List.of());
+            return invalid(d);
         }
+        // One read for the spec: the reads of admission, plan and rows below re-enter it.
+        return cache.read(() -> {
+            long t0 = EngineCounters.now();
+            try {
+                return reconcileRead(key, d, eip, activeClaim);
+            } finally {
+                counters.cacheRead(t0);
+            }
+        });
+    }
+
+    private static Result invalid(Desired d) {
+        return new Settled(SpecStatus.State.INVALID, d.errors().stream().map(e -> e.field() + ": " + e.message()).toList(),
+                List.of(), Set.of(), List.of());
+    }
+
+    /** {@link #reconcile}, inside the spec's cache read. */
+    private Result reconcileRead(SpecKey key, Desired d, EipCheck eip, Predicate<SpecKey> activeClaim) {
         if (d.isHeld()) {
             Set<UUID> rows = ownRows(key);
             return rows.isEmpty() ? new Gone() : new Settled(SpecStatus.State.HELD, List.of(d.held()), List.of(), rows, List.of());
         }
         if (d.removed()) {
-            LoadBalancerPlan plan = plan(key.owner(), List.of(), Set.of(key.spec()));
+            LoadBalancerPlan plan = planRead(key.owner(), List.of(), null, Set.of(key.spec()));
             return plan.isEmpty() ? new Gone() : new Write(plan, List.of());
         }
         SpecFacts facts = d.facts() != null ? d.facts() : SpecFacts.of(key.owner(), d.spec());
@@ -96,7 +114,7 @@ final class Reconciler {
         if (!v.admitted()) {
             return new Settled(v.state(), v.reasons(), v.warnings(), Set.of(), v.conflicts());
         }
-        LoadBalancerPlan plan = plan(key.owner(), List.of(d.spec()), facts.rows(), Set.of(key.spec()));
+        LoadBalancerPlan plan = planRead(key.owner(), List.of(d.spec()), facts.rows(), Set.of(key.spec()));
         List<String> warnings = v.warnings();
         if (!plan.conflicts().isEmpty()) {
             warnings = new ArrayList<>(warnings);
@@ -112,23 +130,27 @@ final class Reconciler {
                 : new Settled(SpecStatus.State.WAITING, waiting, warnings, ownRows(key), List.of());
     }
 
-    /** Plans some of an owner's specs in one short cache read, timing how long it held the lock. */
+    /** Plans some of an owner's specs in one cache read, timing how long it held the lock. */
     LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, Set<String> scope) {
         return plan(owner, specs, null, scope);
     }
 
     /** The same, for one spec whose rows are already derived ({@code rows} null: derive them). */
     private LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, List<DesiredRow> rows, Set<String> scope) {
-        counters.specPlans.addAndGet(scope.size());
         return cache.read(() -> {
             long t0 = EngineCounters.now();
             try {
-                return rows == null ? Planner.plan(owner, specs, cache, Set.of(), scope)
-                        : Planner.plan(owner, specs, s -> rows, cache, scope);
+                return planRead(owner, specs, rows, scope);
             } finally {
                 counters.cacheRead(t0);
             }
         });
+    }
+
+    /** A plan, inside a cache read the caller holds and times. */
+    private LoadBalancerPlan planRead(String owner, List<LoadBalancerSpec> specs, List<DesiredRow> rows, Set<String> scope) {
+        counters.specPlans.addAndGet(scope.size());
+        return rows == null ? Planner.plan(owner, specs, cache, Set.of(), scope) : Planner.plan(owner, specs, s -> rows, cache, scope);
     }
 
     private Set<UUID> ownRows(SpecKey key) {

@@ -1,7 +1,10 @@
 package dev.ovnj.lb;
 
 /**
- * An error the server (or the client before sending) gave for a transaction of one spec.
+ * Why a spec's write did not succeed. Despite the name, not only the server's words: the server's
+ * error for a transaction of the spec, the client's reason for not sending it (e.g. a value the
+ * schema refuses), or the engine's own (a plan that threw: {@code planning failed}; rows the
+ * database did not keep: {@code not converging}).
  *
  * @param error the error, e.g. {@code not allowed} or {@code constraint violation}
  * @param details the server's details, empty when it gave none

@@ -43,8 +43,97 @@ final class StatusBoard {
         return m == null ? null : m.get(key.spec());
     }
 
+    // ---- the states a spec goes through, each named for what the engine decided ----
+
+    /** Declared and queued, or waiting for the database: not written yet. Warnings and rows stay. */
+    SpecStatus pending(SpecKey key, long generation, String reason) {
+        SpecStatus before = get(key);
+        return put(key, SpecStatus.State.PENDING, List.of(reason), warnings(before), rows(before), List.of(), Optional.empty(),
+                generation, observed(before));
+    }
+
+    /** Removed: no longer APPLIED; the status goes away once its rows are gone. */
+    SpecStatus deleting(SpecKey key, long generation) {
+        SpecStatus before = get(key);
+        return put(key, SpecStatus.State.PENDING, List.of("removed; its rows are being deleted"), List.of(), rows(before), List.of(),
+                Optional.empty(), generation, observed(before));
+    }
+
+    /** Being written; a status already APPLYING keeps its reason (a retry's, say) and server error. */
+    SpecStatus applying(SpecKey key, long generation, List<String> warnings) {
+        SpecStatus before = get(key);
+        List<String> reasons = before != null && before.state() == SpecStatus.State.APPLYING ? before.reasons() : List.of("writing");
+        return put(key, SpecStatus.State.APPLYING, reasons, warnings, rows(before), List.of(),
+                before == null ? Optional.empty() : before.serverError(), generation, observed(before));
+    }
+
+    /** A retriable error: still APPLYING, the error and the backoff as its reason. */
+    SpecStatus retrying(SpecKey key, long generation, ServerError error, Duration delay) {
+        SpecStatus before = get(key);
+        return put(key, SpecStatus.State.APPLYING, List.of("retrying in " + delay.toMillis() + " ms after: " + error.describe()),
+                warnings(before), rows(before), List.of(), Optional.of(error), generation, observed(before));
+    }
+
+    /** Given up for good (the server's, the client's or the engine's own error). */
+    SpecStatus failed(SpecKey key, long generation, ServerError error) {
+        SpecStatus before = get(key);
+        return put(key, SpecStatus.State.FAILED, List.of(error.describe()), warnings(before), rows(before), List.of(), Optional.of(error),
+                generation, observed(before));
+    }
+
+    /** Invalid as declared: nothing is written for it. */
+    SpecStatus invalid(SpecKey key, long generation, List<String> reasons) {
+        SpecStatus before = get(key);
+        return put(key, SpecStatus.State.INVALID, reasons, List.of(), Set.of(), List.of(), Optional.empty(), generation,
+                observed(before));
+    }
+
+    /** Its rows stay although no spec names them (the deletion budget, or an owner not complete yet). */
+    SpecStatus held(SpecKey key, long generation, String reason) {
+        SpecStatus before = get(key);
+        return put(key, SpecStatus.State.HELD, List.of(reason), List.of(), rows(before), List.of(), Optional.empty(), generation,
+                observed(before));
+    }
+
+    /** Another writer keeps changing its rows back: CONFLICT with that writer, rows and warnings kept. */
+    SpecStatus fighting(SpecKey key, long generation, String reason, ConflictingRow other) {
+        SpecStatus before = get(key);
+        return put(key, SpecStatus.State.CONFLICT, List.of(reason), warnings(before), rows(before), List.of(other), Optional.empty(),
+                generation, observed(before));
+    }
+
+    /** A spec this engine does not write for now (another engine holds its owner's lock): the state stays, the reason says why. */
+    SpecStatus standingBy(SpecKey key, long generation, String reason) {
+        SpecStatus before = get(key);
+        return put(key, before.state(), List.of(reason), before.warnings(), before.rows(), List.of(), Optional.empty(), generation,
+                before.observedGeneration());
+    }
+
+    /**
+     * A fresh plan found nothing to write: the verdict. APPLIED and WAITING mean the database was
+     * seen holding this generation; the other verdicts keep what was observed before.
+     */
+    SpecStatus decided(SpecKey key, long generation, Reconciler.Settled s) {
+        SpecStatus before = get(key);
+        boolean inPlace = s.state() == SpecStatus.State.APPLIED || s.state() == SpecStatus.State.WAITING;
+        return put(key, s.state(), s.reasons(), s.warnings(), s.rows(), s.conflicts(), Optional.empty(), generation,
+                inPlace ? generation : observed(before));
+    }
+
+    private static List<String> warnings(SpecStatus before) {
+        return before == null ? List.of() : before.warnings();
+    }
+
+    private static Set<UUID> rows(SpecStatus before) {
+        return before == null ? Set.of() : before.rows();
+    }
+
+    private static long observed(SpecStatus before) {
+        return before == null ? 0 : before.observedGeneration();
+    }
+
     /** Sets a status from its parts, keeping the repair counters; tells listeners when it changed. */
-    SpecStatus put(SpecKey key, SpecStatus.State state, List<String> reasons, List<String> warnings, Set<UUID> rows,
+    private SpecStatus put(SpecKey key, SpecStatus.State state, List<String> reasons, List<String> warnings, Set<UUID> rows,
                    List<ConflictingRow> conflicts, Optional<ServerError> error, long generation, long observed) {
         long[] r = repairs.get(key);
         SpecStatus next = new SpecStatus(key.owner(), key.spec(), state, reasons, warnings, rows, r == null ? 0 : r[0],

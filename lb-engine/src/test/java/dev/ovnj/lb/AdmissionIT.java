@@ -15,7 +15,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Issue 14, defects 6 and 9: one admission for plan, upsert and apply; conflicts are results. */
+/** One admission for plan, upsert and apply; conflicts are results. */
 class AdmissionIT {
 
     static LoadBalancerSpec onRouter(String name, String vip) {
@@ -27,7 +27,7 @@ class AdmissionIT {
     }
 
     @Test
-    void defect6_dryRunAndApplyRunTheSameEipCheck() throws Exception {
+    void dryRunAndApplyRunTheSameEipCheck() throws Exception {
         try (EngineFixture f = new EngineFixture(b -> b.eipPolicy(EipPolicy.REJECT))) {
             LoadBalancerSpec outside = onRouter("outside", "10.200.0.1:80");
             LoadBalancerSpec inside = onRouter("inside", "168.119.17.52:80");
@@ -47,7 +47,7 @@ class AdmissionIT {
     }
 
     @Test
-    void defect9_aForeignLoadBalancerOnTheSameRouterOrGroupIsAConflictAndStaysUntouched() throws Exception {
+    void aForeignLoadBalancerOnTheSameRouterOrGroupIsAConflictAndStaysUntouched() throws Exception {
         try (EngineFixture f = new EngineFixture()) {
             f.nbctl.run("lb-add", "kube-lb", "168.119.17.52:80", "172.18.0.2:80");
             f.nbctl.run("lr-lb-add", "shalb-dev", "kube-lb");
@@ -93,7 +93,7 @@ class AdmissionIT {
     }
 
     @Test
-    void defect9_twoOwnersClaimingOneVipTheFirstKeepsIt() throws Exception {
+    void twoOwnersClaimingOneVipTheFirstKeepsIt() throws Exception {
         try (EngineFixture f = new EngineFixture()) {
             assertThat(f.engine.upsert("team-a", onRouter("web", "168.119.17.52:80")).get(10, TimeUnit.SECONDS).allApplied()).isTrue();
             CompletableFuture<ApplyResult> second = f.engine.upsert("team-b", onRouter("www", "168.119.17.52:80"));
@@ -116,7 +116,7 @@ class AdmissionIT {
     }
 
     @Test
-    void defect9_upsertRefusesAVipAnotherSpecOfTheOwnerHas() throws Exception {
+    void upsertRefusesAVipAnotherSpecOfTheOwnerHas() throws Exception {
         try (EngineFixture f = new EngineFixture()) {
             f.engine.upsert(OWNER, onRouter("one", "168.119.17.52:80")).get(10, TimeUnit.SECONDS);
             assertThatThrownBy(() -> f.engine.upsert(OWNER, onRouter("two", "168.119.17.52:80")).get(10, TimeUnit.SECONDS))
@@ -130,7 +130,7 @@ class AdmissionIT {
     }
 
     @Test
-    void defect9_aForeignRowWithAnOwnedNameIsAConflictOnTheFirstPass() throws Exception {
+    void aForeignRowWithAnOwnedNameIsAConflictOnTheFirstPass() throws Exception {
         try (EngineFixture f = new EngineFixture()) {
             f.nbctl.run("lb-add", "web-tcp", "10.99.0.1:80", "10.99.1.1:80");
             Await.until(WAIT, "the engine's cache has the foreign row", () -> f.client.cache().table("Load_Balancer").size() == 1);

@@ -51,7 +51,7 @@ class AnswerTest {
             }
         });
 
-        decider.submit(() -> a.settle("yes", stages)).get(10, TimeUnit.SECONDS);
+        decider.submit(() -> a.decide("yes", stages)).get(10, TimeUnit.SECONDS);
 
         assertThat(a.get(10, TimeUnit.SECONDS)).isEqualTo("yes");
         assertThat(a.isDone()).isTrue();
@@ -70,11 +70,11 @@ class AnswerTest {
     @Test
     void theFirstDecisionWinsEverywhere() throws Exception {
         Answer<String> a = new Answer<>();
-        assertThat(a.settle("engine", stages)).isTrue();
+        assertThat(a.decide("engine", stages)).isTrue();
         assertThat(a.complete("caller")).isFalse();
         assertThat(a.completeExceptionally(new IllegalStateException())).isFalse();
         assertThat(a.cancel(true)).isFalse();
-        assertThat(a.settle("again", stages)).isFalse();
+        assertThat(a.decide("again", stages)).isFalse();
         assertThat(a.join()).isEqualTo("engine");
         assertThat(a.thenApply(v -> v).get(10, TimeUnit.SECONDS)).isEqualTo("engine");
         assertThat(a.isCompletedExceptionally()).isFalse();
@@ -84,7 +84,7 @@ class AnswerTest {
     void aCallerThatCancelsOrTimesOutFirstKeepsThatOutcome() throws Exception {
         Answer<String> cancelled = new Answer<>();
         assertThat(cancelled.cancel(false)).isTrue();
-        assertThat(cancelled.settle("late", stages)).isFalse();
+        assertThat(cancelled.decide("late", stages)).isFalse();
         assertThat(cancelled.isCancelled()).isTrue();
         assertThatThrownBy(cancelled::join).isInstanceOf(CancellationException.class);
         assertThatThrownBy(() -> cancelled.thenApply(v -> v).join()).hasCauseInstanceOf(CancellationException.class);
@@ -93,7 +93,7 @@ class AnswerTest {
         timed.orTimeout(50, TimeUnit.MILLISECONDS);
         assertThatThrownBy(() -> timed.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(TimeoutException.class);
-        assertThat(timed.settle("late", stages)).isFalse();
+        assertThat(timed.decide("late", stages)).isFalse();
         assertThat(timed.isCompletedExceptionally()).isTrue();
 
         Answer<String> supplied = new Answer<>();
@@ -106,7 +106,7 @@ class AnswerTest {
     void aFailureReachesBlockedCallersAndDependentStagesAlike() throws Exception {
         Answer<String> a = new Answer<>();
         CompletableFuture<String> handled = a.handle((v, e) -> e.getClass().getSimpleName() + "@" + Thread.currentThread().getName());
-        decider.submit(() -> a.settleExceptionally(new SpecTimeoutException("o", java.time.Duration.ofSeconds(1), "why",
+        decider.submit(() -> a.decideExceptionally(new SpecTimeoutException("o", java.time.Duration.ofSeconds(1), "why",
                 java.util.Map.of()), stages)).get(10, TimeUnit.SECONDS);
         assertThatThrownBy(() -> a.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(SpecTimeoutException.class);
         assertThat(handled.get(10, TimeUnit.SECONDS)).startsWith("SpecTimeoutException@stage");
@@ -118,7 +118,7 @@ class AnswerTest {
         AtomicReference<String> ran = new AtomicReference<>();
         CompletableFuture<Void> chained = a.thenRun(() -> ran.set(Thread.currentThread().getName()));
         stages.shutdown();
-        decider.submit(() -> a.settle("closing", stages)).get(10, TimeUnit.SECONDS);
+        decider.submit(() -> a.decide("closing", stages)).get(10, TimeUnit.SECONDS);
         chained.get(10, TimeUnit.SECONDS);
         assertThat(ran.get()).isNotEqualTo("decider");
     }

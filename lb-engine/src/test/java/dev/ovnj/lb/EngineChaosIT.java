@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 14's chaos test: random desired changes, foreign writes (router ports, switch ports,
+ * The engine under chaos: random desired changes, foreign writes (router ports, switch ports,
  * foreign load balancers, drift of owned rows), listeners that throw, and server restarts, for
  * {@code -Dovnj.chaosSeconds} (default 60). Afterwards the database equals the desired state,
  * every future has completed, and every status matches the database.

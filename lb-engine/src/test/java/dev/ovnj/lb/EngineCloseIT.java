@@ -17,7 +17,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Issue 14, defect 4 and the throwing availability listener found by reading: close() and the lock. */
+/** close() releases the lock and fails waiters; a throwing availability listener skips no work. */
 class EngineCloseIT {
     static final String LOCK = "ovnj_lb";
 
@@ -26,7 +26,7 @@ class EngineCloseIT {
     }
 
     @Test
-    void defect4_closeReleasesTheLockFailsWaitersAndLeavesTheClientUsable() throws Exception {
+    void closeReleasesTheLockFailsWaitersAndLeavesTheClientUsable() throws Exception {
         try (OvsdbServer server = OvsdbServer.start(); OvsdbClient c1 = client(server); OvsdbClient c2 = client(server)) {
             EngineFixture.seed(Nbctl.of(server));
             LoadBalancerEngine active = LoadBalancerEngine.builder(c1).lock(LOCK).build().start();
@@ -66,7 +66,7 @@ class EngineCloseIT {
     }
 
     @Test
-    void foundByReading_aThrowingAvailabilityListenerSkipsNoWork() throws Exception {
+    void aThrowingAvailabilityListenerSkipsNoWork() throws Exception {
         try (OvsdbServer server = OvsdbServer.start(); OvsdbClient c1 = client(server); OvsdbClient c2 = client(server)) {
             Nbctl nbctl = Nbctl.of(server);
             EngineFixture.seed(nbctl);

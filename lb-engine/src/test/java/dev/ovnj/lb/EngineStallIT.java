@@ -13,7 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Issue 14: a loop that makes no progress for a bounded time says so, and recovers. */
+/** A loop that makes no progress for a bounded time says so, and recovers. */
 class EngineStallIT {
 
     @Test

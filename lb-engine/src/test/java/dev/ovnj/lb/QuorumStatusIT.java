@@ -14,11 +14,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Issue 14, defect 7: without quorum, a spec whose new version is not written is not APPLIED. */
+/** Without quorum, a spec whose new version is not written is not APPLIED. */
 class QuorumStatusIT {
 
     @Test
-    void defect7_aNewVersionDeclaredWithoutQuorumIsPendingUntilWritten() throws Exception {
+    void aNewVersionDeclaredWithoutQuorumIsPendingUntilWritten() throws Exception {
         try (OvsdbCluster cluster = OvsdbCluster.start(3)) {
             Nbctl nbctl = Nbctl.of(cluster);
             EngineFixture.seed(nbctl);

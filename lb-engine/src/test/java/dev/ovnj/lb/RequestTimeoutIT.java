@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 14, "every future completes within a bound": while the database is unavailable a future
+ * Every future completes within a bound: while the database is unavailable a future
  * fails with {@link SpecTimeoutException} after the request timeout, and the engine still writes
  * the spec once the database is back, without a new call.
  */

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 14, defect 3 and the two found by reading: a server (or client) that refuses a spec fails
+ * A server (or client) that refuses a spec fails
  * that spec at once, in the server's words, and nobody else waits for it.
  */
 class ServerRejectionIT {
@@ -41,7 +41,7 @@ class ServerRejectionIT {
     }
 
     @Test
-    void defect3_aReadOnlyDatabaseFailsEverySpecAtOnceWithTheServersError() throws Exception {
+    void aReadOnlyDatabaseFailsEverySpecAtOnceWithTheServersError() throws Exception {
         try (OvsdbServer primary = OvsdbServer.start(); OvsdbServer backup = backupOf(primary)) {
             EngineFixture.seed(Nbctl.of(primary));
             Await.until(WAIT, "backup replicated the topology", () -> Nbctl.of(backup).run("lr-list").contains("shalb-dev"));
@@ -79,7 +79,7 @@ class ServerRejectionIT {
     }
 
     @Test
-    void foundByReading_aSpecTheClientCannotEncodeFailsInsteadOfHanging() throws Exception {
+    void aSpecTheClientCannotEncodeFailsInsteadOfHanging() throws Exception {
         // An older server without Load_Balancer.selection_fields: the transaction cannot be built.
         Path old = schema(s -> ((ObjectNode) s.with("tables").with("Load_Balancer").with("columns")).remove("selection_fields"));
         try (OvsdbServer server = OvsdbServer.builder().schema(old).start(); OvsdbClient client = EngineFixture.client(server.remote());
@@ -95,7 +95,7 @@ class ServerRejectionIT {
     }
 
     @Test
-    void foundByReading_oneRejectedSpecDoesNotSlowTheOthers() throws Exception {
+    void oneRejectedSpecDoesNotSlowTheOthers() throws Exception {
         // A server that refuses two load balancers with the same vips (an index the stock schema lacks).
         Path strict = schema(s -> s.with("tables").with("Load_Balancer").putArray("indexes").addArray().add("vips"));
         try (OvsdbServer server = OvsdbServer.builder().schema(strict).start();

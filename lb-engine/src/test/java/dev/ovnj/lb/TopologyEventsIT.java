@@ -13,11 +13,11 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Issue 14, defects 5 and 8: what a topology change means to the engine, and what it costs. */
+/** What a topology change means to the engine, and what it costs. */
 class TopologyEventsIT {
 
     @Test
-    void defect5_aRouterPortChangeInTheSameBatchAsDriftNeitherCrashesNorHidesTheDrift() throws Exception {
+    void aRouterPortChangeInTheSameBatchAsDriftNeitherCrashesNorHidesTheDrift() throws Exception {
         try (EngineFixture f = new EngineFixture()) {
             List<LoadBalancerSpec> specs = List.of(spec(0, 1), spec(1, 1));
             f.engine.apply(OWNER, specs).get(10, TimeUnit.SECONDS);
@@ -43,7 +43,7 @@ class TopologyEventsIT {
     }
 
     @Test
-    void defect8_unrelatedChangesCauseNoReplanAndPlanningHoldsTheCacheLockBriefly() throws Exception {
+    void unrelatedChangesCauseNoReplanAndPlanningHoldsTheCacheLockBriefly() throws Exception {
         try (EngineFixture f = new EngineFixture()) {
             List<LoadBalancerSpec> specs = new ArrayList<>();
             for (int i = 0; i < 2000; i++) {

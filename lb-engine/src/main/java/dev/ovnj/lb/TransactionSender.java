@@ -11,10 +11,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -23,7 +19,7 @@ import java.util.concurrent.TimeoutException;
  * off); or permanent (constraint violation, referential integrity, "not allowed" from a read-only
  * server, a value the schema refuses: fail the spec at once, in the server's words).
  */
-final class TxExecutor {
+final class TransactionSender {
     /** What became of a chunk. */
     enum Kind { COMMITTED, GUARD_FAILED, RETRIABLE, PERMANENT }
 
@@ -32,96 +28,88 @@ final class TxExecutor {
      *
      * @param kind the worst kind among them
      * @param error the error that decided it, null when committed
+     * @param sent each transaction's answer, for the listeners
      */
-    record Outcome(Kind kind, Throwable error) {
+    record Outcome(Kind kind, Throwable error, List<Sent> sent) {
+        Outcome(Kind kind, Throwable error) {
+            this(kind, error, List.of());
+        }
+
         ServerError serverError() {
             return describe(error);
         }
+
+        /** Tells the listeners of each transaction; on the engine thread, so with the step's other events. */
+        void publish(ListenerBus bus) {
+            for (Sent s : sent) {
+                bus.publish(ListenerBus.Event.TRANSACTION, l -> l.onTransaction(s.operations(), s.latency(), s.error()));
+            }
+        }
+    }
+
+    /**
+     * One transaction's answer.
+     *
+     * @param operations its operations
+     * @param latency from sending to the answer
+     * @param error why it failed, null when committed
+     */
+    record Sent(int operations, Duration latency, Throwable error) {
     }
 
     private final OvsdbClient client;
     private final EngineCounters counters;
-    private final ListenerBus bus;
-    private final Duration bound;
-    private final ScheduledExecutorService timer;
 
-    TxExecutor(OvsdbClient client, EngineCounters counters, ListenerBus bus, Duration bound, ScheduledExecutorService timer) {
+    TransactionSender(OvsdbClient client, EngineCounters counters) {
         this.client = client;
         this.counters = counters;
-        this.bus = bus;
-        this.bound = bound;
-        this.timer = timer;
     }
 
     /** Sends every transaction; completes (never exceptionally) when all have an answer. */
     CompletableFuture<Outcome> send(List<Transaction> txs) {
-        List<CompletableFuture<Outcome>> each = new java.util.ArrayList<>();
+        List<CompletableFuture<Sent>> each = new java.util.ArrayList<>();
         for (Transaction tx : txs) {
             each.add(sendOne(tx));
         }
         return CompletableFuture.allOf(each.toArray(CompletableFuture<?>[]::new)).handle((x, e) -> {
-            Outcome worst = new Outcome(Kind.COMMITTED, null);
-            for (CompletableFuture<Outcome> f : each) {
-                Outcome o = f.join();
-                if (o.kind().ordinal() > worst.kind().ordinal()) {
-                    worst = o;
+            Kind worst = Kind.COMMITTED;
+            Throwable decided = null;
+            List<Sent> sent = new java.util.ArrayList<>(each.size());
+            for (CompletableFuture<Sent> f : each) {
+                Sent s = f.join();
+                sent.add(s);
+                Kind k = s.error() == null ? Kind.COMMITTED : classify(s.error());
+                if (k.ordinal() > worst.ordinal()) {
+                    worst = k;
+                    decided = s.error();
                 }
             }
-            return worst;
+            return new Outcome(worst, decided, sent);
         });
     }
 
-    private CompletableFuture<Outcome> sendOne(Transaction tx) {
+    /**
+     * One transaction. Its one bound is the client's request timeout (an unanswered transaction
+     * fails there as retriable), so the engine keeps no timer of its own per transaction.
+     */
+    private CompletableFuture<Sent> sendOne(Transaction tx) {
         long sent = System.nanoTime();
-        CompletableFuture<Outcome> out = new CompletableFuture<>();
         CompletableFuture<?> call;
         try {
             call = client.transact(tx);
         } catch (RuntimeException e) {
             call = CompletableFuture.failedFuture(e);
         }
-        // The client bounds its own requests; this bound only guards against a lost answer.
-        bounded(call).whenComplete((result, err) -> {
+        return call.handle((result, err) -> {
             Throwable cause = unwrap(err);
             Duration latency = Duration.ofNanos(System.nanoTime() - sent);
             int ops = tx.operations().size();
-            bus.publish(ListenerBus.Event.TRANSACTION, l -> l.onTransaction(ops, latency, cause));
             if (cause == null) {
                 counters.transactions.incrementAndGet();
                 counters.operations.addAndGet(ops);
-                out.complete(new Outcome(Kind.COMMITTED, null));
-            } else {
-                out.complete(new Outcome(classify(cause), cause));
             }
+            return new Sent(ops, latency, cause);
         });
-        return out;
-    }
-
-    /**
-     * The call, failed with a {@link TimeoutException} once the bound has passed. Timed on the
-     * engine's watchdog, whose periodic check is always due first, rather than with
-     * {@code orTimeout}: the JDK's shared delay thread has nothing else queued, so every
-     * transaction's timeout would be its new head and wake it, right when the I/O thread and the
-     * server need the cores.
-     */
-    private CompletableFuture<Object> bounded(CompletableFuture<?> call) {
-        CompletableFuture<Object> out = new CompletableFuture<>();
-        ScheduledFuture<?> expiry;
-        try {
-            expiry = timer.schedule(() -> out.completeExceptionally(new TimeoutException()), bound.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException closing) {
-            // The engine is closing: the JDK's timer still bounds it.
-            return call.orTimeout(bound.toMillis(), TimeUnit.MILLISECONDS).thenApply(r -> (Object) r);
-        }
-        call.whenComplete((r, e) -> {
-            expiry.cancel(false);
-            if (e != null) {
-                out.completeExceptionally(e);
-            } else {
-                out.complete(r);
-            }
-        });
-        return out;
     }
 
     static Kind classify(Throwable e) {

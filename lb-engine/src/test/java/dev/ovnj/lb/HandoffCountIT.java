@@ -1,0 +1,35 @@
+package dev.ovnj.lb;
+
+import static dev.ovnj.lb.OwnedRows.OWNER;
+import static dev.ovnj.lb.OwnedRows.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Thread hand-offs on the engine's side of one change, counted by {@code EngineMetrics.handoffs}:
+ * the caller's declaration to the engine thread, one drain of the client's callback thread (the
+ * transaction's updates ride with its answer), one delivery of the step's events to the listener
+ * thread, and the answer to the caller's stage thread. The pass runs on the thread already awake,
+ * not as a task of its own. Before the hand-offs were counted it took six: a task for the pass and
+ * one each for the updates, the answer and the listener's transaction event.
+ */
+class HandoffCountIT {
+    static final int CHANGES = 50;
+
+    @Test
+    void oneUpsertOnAnIdleEngineCostsFourHandOffsWithAListener() throws Exception {
+        try (EngineFixture f = new EngineFixture()) {
+            f.engine.upsert(OWNER, spec(0, 1)).get(10, TimeUnit.SECONDS);
+            long before = f.engine.metrics().handoffs();
+            for (int v = 2; v < 2 + CHANGES; v++) {
+                assertThat(f.engine.upsert(OWNER, spec(0, v)).get(10, TimeUnit.SECONDS).allApplied()).isTrue();
+            }
+            long handoffs = f.engine.metrics().handoffs() - before;
+            // The watchdog's nudge (every 500 ms) adds a step now and then: a small allowance for it.
+            assertThat((double) handoffs / CHANGES).as("hand-offs per change (%d in all)", handoffs).isLessThanOrEqualTo(4.3);
+            assertThat(handoffs).as("each of the four counted").isGreaterThanOrEqualTo(4L * CHANGES);
+        }
+    }
+}
