@@ -2,7 +2,7 @@ package dev.ovnj.ovsdb;
 
 /**
  * The root of every exception ovnj's OVSDB client throws or fails a future with, so that a caller
- * can catch them all in one place. Below it: {@link dev.ovnj.ovsdb.rpc.OvsdbRpcException} (a call
+ * can catch them all in one place. Below it: {@link dev.ovnj.ovsdb.OvsdbRpcException} (a call
  * failed; says whether retrying may help), {@link dev.ovnj.ovsdb.tx.TransactionException} (the
  * server refused a transaction), {@link dev.ovnj.ovsdb.wire.ProtocolException} (malformed input on
  * the wire), schema, value, cache and connection exceptions. Argument checks on public methods

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ovnj.ovsdb.rpc.RpcCodec;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
-import dev.ovnj.ovsdb.wire.FrameLimits;
+import dev.ovnj.ovsdb.FrameLimits;
 import dev.ovnj.ovsdb.wire.JsonFrameDecoder;
 import dev.ovnj.ovsdb.wire.JsonFrameEncoder;
 import io.netty.bootstrap.ServerBootstrap;
