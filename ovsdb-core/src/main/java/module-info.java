@@ -1,7 +1,10 @@
 /**
- * ovnj's OVSDB (RFC 7047) client.
+ * ovnj's OVSDB (RFC 7047) client. The packages exported to all are its API; the JSON-RPC and
+ * framing layers ({@code rpc}, {@code wire}) are internal, shared only with testkit's in-memory
+ * server, which speaks the same protocol.
  */
-@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
+// "module": the in-memory server is not among this module's dependencies, so javac cannot see it.
+@SuppressWarnings({"module", "requires-automatic", "requires-transitive-automatic"})
 module dev.ovnj.ovsdb {
     requires transitive com.fasterxml.jackson.databind;
     requires transitive io.netty.transport;
@@ -22,4 +25,7 @@ module dev.ovnj.ovsdb {
     exports dev.ovnj.ovsdb.schema;
     exports dev.ovnj.ovsdb.tx;
     exports dev.ovnj.ovsdb.typed;
+
+    exports dev.ovnj.ovsdb.rpc to dev.ovnj.testkit.inmemory;
+    exports dev.ovnj.ovsdb.wire to dev.ovnj.testkit.inmemory;
 }
