@@ -99,7 +99,8 @@ final class DesiredStateReader {
         }
         optional(f, "options").ifPresent(n -> b.options(options(n, path + ".options")));
         optional(f, "externalIds").ifPresent(n -> b.externalIds(externalIds(n, path + ".externalIds")));
-        return b.healthCheckSources(sources).build();
+        // Unchecked: the validator's errors are placed on their lines (DesiredState#problems), all at once.
+        return b.healthCheckSources(sources).buildUnchecked();
     }
 
     private VipSpec vip(SourceNode node, String path) {

@@ -1,8 +1,8 @@
 package dev.ovnj.lb;
 
 import dev.ovnj.lb.plan.DesiredRow;
-import dev.ovnj.lb.plan.HealthChecks;
-import dev.ovnj.lb.plan.Planner;
+import dev.ovnj.lb.internal.HealthChecks;
+import dev.ovnj.lb.internal.Planner;
 import dev.ovnj.lb.plan.Target;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.VipSpec;

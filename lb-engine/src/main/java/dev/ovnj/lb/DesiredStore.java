@@ -231,7 +231,7 @@ final class DesiredStore {
             byRowName.computeIfAbsent(rowName, k -> new LinkedHashSet<>()).add(key);
         }
         claims.add(key, x, seq);
-        if (d.facts() != null ? d.facts().checked() : dev.ovnj.lb.plan.HealthChecks.any(spec)) {
+        if (d.facts() != null ? d.facts().checked() : dev.ovnj.lb.internal.HealthChecks.any(spec)) {
             checked.add(key);
             checkedBackends(spec).forEach(b -> byCheckedBackend.computeIfAbsent(b, k -> new LinkedHashSet<>()).add(key));
         }

@@ -233,7 +233,7 @@ final class EventMapper {
                 continue;
             }
             out.addAll(desired.byCheckedBackend("port:" + Admission.nameOf(r)));
-            for (String ip : dev.ovnj.lb.plan.HealthChecks.addressesOf(r)) {
+            for (String ip : dev.ovnj.lb.internal.HealthChecks.addressesOf(r)) {
                 out.addAll(desired.byCheckedBackend("ip:" + ip));
             }
             if ("router".equals(r.get("type"))) {

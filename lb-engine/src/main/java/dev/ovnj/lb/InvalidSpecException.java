@@ -1,25 +1,17 @@
 package dev.ovnj.lb;
 
 import dev.ovnj.lb.spec.SpecError;
+import dev.ovnj.lb.spec.SpecException;
 import java.util.List;
-import java.util.stream.Collectors;
 
-/** An {@code upsert} was refused because its spec is invalid; nothing was written. */
-public final class InvalidSpecException extends RuntimeException {
+/**
+ * An {@code upsert} or {@code apply} was refused because a spec is invalid; nothing was written for
+ * it. Its {@link #errors()} name owner, spec and field.
+ */
+public final class InvalidSpecException extends SpecException {
     private static final long serialVersionUID = 1L;
-    private final transient List<SpecError> errors;
 
     InvalidSpecException(List<SpecError> errors) {
-        super(errors.stream().map(SpecError::toString).collect(Collectors.joining("; ")));
-        this.errors = List.copyOf(errors);
-    }
-
-    /**
-     * Every problem found, each naming owner, spec and field.
-     *
-     * @return every problem found, each naming owner, spec and field
-     */
-    public List<SpecError> errors() {
-        return errors;
+        super(errors);
     }
 }

@@ -127,7 +127,7 @@ final class OwnerLeases {
             if (closed) {
                 return;
             }
-            if (err instanceof dev.ovnj.ovsdb.rpc.RpcErrorException || err != null && err.getCause() instanceof dev.ovnj.ovsdb.rpc.RpcErrorException) {
+            if (err instanceof dev.ovnj.ovsdb.RpcErrorException || err != null && err.getCause() instanceof dev.ovnj.ovsdb.RpcErrorException) {
                 // A server that does not take locks at all: writing without one beats never writing.
                 LOG.warn("owner {}: the server refused lock {} ({}); writing without the owner lock", owner, lock, err.toString());
                 onChange.accept(owner, true);

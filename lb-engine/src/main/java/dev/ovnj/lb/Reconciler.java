@@ -3,7 +3,7 @@ package dev.ovnj.lb;
 import dev.ovnj.lb.plan.DesiredRow;
 import dev.ovnj.lb.plan.LoadBalancerPlan;
 import dev.ovnj.lb.plan.PlanChange;
-import dev.ovnj.lb.plan.Planner;
+import dev.ovnj.lb.internal.Planner;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.SpecError;
 import dev.ovnj.lb.spec.SpecValidator;

@@ -1,7 +1,7 @@
 package dev.ovnj.lb;
 
 import dev.ovnj.lb.plan.DesiredRow;
-import dev.ovnj.lb.plan.HealthChecks;
+import dev.ovnj.lb.internal.HealthChecks;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.Protocol;
 import dev.ovnj.lb.spec.VipSpec;

@@ -1,8 +1,8 @@
 package dev.ovnj.lb;
 
 import dev.ovnj.ovsdb.client.OvsdbClient;
-import dev.ovnj.ovsdb.rpc.OvsdbRpcException;
-import dev.ovnj.ovsdb.rpc.RpcErrorException;
+import dev.ovnj.ovsdb.OvsdbRpcException;
+import dev.ovnj.ovsdb.RpcErrorException;
 import dev.ovnj.ovsdb.tx.Transaction;
 import dev.ovnj.ovsdb.tx.TransactionException;
 import dev.ovnj.ovsdb.tx.WaitTimedOutException;

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.ovsdb.client.OvsdbClient;
-import dev.ovnj.ovsdb.rpc.OvsdbRpcException;
+import dev.ovnj.ovsdb.OvsdbRpcException;
 import dev.ovnj.testkit.Await;
 import dev.ovnj.testkit.Command;
 import dev.ovnj.testkit.Nbctl;

@@ -136,7 +136,7 @@ class EngineIT {
     void invalidSpecsAreReportedAndNothingIsWritten() throws Exception {
         try (EngineFixture f = new EngineFixture()) {
             LoadBalancerSpec bad = LoadBalancerSpec.builder("bad").routers("shalb-dev")
-                    .tcp("168.119.17.52:80", "10.1.0.1").tcp("168.119.17.53:99999", "[fd00::1]:80").build();
+                    .tcp("168.119.17.52:80", "10.1.0.1").tcp("168.119.17.53:99999", "[fd00::1]:80").buildUnchecked();
             ApplyResult r = f.engine.apply(OWNER, List.of(bad, etcd("10.1.0.40:2379"))).get(20, TimeUnit.SECONDS);
             assertThat(r.statuses().get("bad").state()).isEqualTo(SpecStatus.State.INVALID);
             assertThat(r.statuses().get("bad").reasons()).anyMatch(m -> m.startsWith("vips[0].backends[0]") && m.contains("needs a port"))

@@ -194,7 +194,7 @@ class HealthCheckIT {
                 .vip(VipSpec.tcp("172.16.0.105:80", "10.0.0.2:80").withHealthCheck(HealthCheck.DEFAULTS)).build();
         LoadBalancerSpec twice = LoadBalancerSpec.builder("twice").switches("ls-int").healthCheckSources(SOURCES)
                 .vip(VipSpec.tcp("172.16.0.106:80", "10.0.0.2:80").withHealthCheck(HealthCheck.DEFAULTS))
-                .vip(VipSpec.tcp("172.16.0.106:81", "10.0.0.2:81").withHealthCheck(HealthCheck.DEFAULTS.withSourceIp("10.0.0.253"))).build();
+                .vip(VipSpec.tcp("172.16.0.106:81", "10.0.0.2:81").withHealthCheck(HealthCheck.DEFAULTS.withSourceIp("10.0.0.253"))).buildUnchecked();
         ApplyResult r = engine.apply(owner, List.of(outside, taken, none, twice)).get(30, TimeUnit.SECONDS);
         assertThat(r.statuses().values()).allMatch(st -> st.state() == SpecStatus.State.INVALID);
         assertThat(r.statuses().get("outside").reason())

@@ -3,7 +3,7 @@ package dev.ovnj.lb;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.ovnj.ovsdb.rpc.RpcErrorException;
+import dev.ovnj.ovsdb.RpcErrorException;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 

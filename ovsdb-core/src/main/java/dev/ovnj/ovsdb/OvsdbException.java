@@ -2,10 +2,11 @@ package dev.ovnj.ovsdb;
 
 /**
  * The root of every exception ovnj's OVSDB client throws or fails a future with, so that a caller
- * can catch them all in one place. Below it: {@link dev.ovnj.ovsdb.rpc.OvsdbRpcException} (a call
+ * can catch them all in one place. Below it: {@link dev.ovnj.ovsdb.OvsdbRpcException} (a call
  * failed; says whether retrying may help), {@link dev.ovnj.ovsdb.tx.TransactionException} (the
- * server refused a transaction), {@link dev.ovnj.ovsdb.wire.ProtocolException} (malformed input on
- * the wire), schema, value, cache and connection exceptions. Argument checks on public methods
+ * server refused a transaction), schema, value, cache and connection exceptions, and the protocol
+ * errors of malformed input on the wire (internal types: they close the connection, which the
+ * client reopens, and reach a caller only as the cause of a {@code ConnectionEvent}). Argument checks on public methods
  * still throw the JDK's {@link IllegalArgumentException} and {@link NullPointerException}; a value
  * that breaks a column's constraints while a transaction is built is such an argument error
  * ({@link dev.ovnj.ovsdb.data.ValueConstraintException}).

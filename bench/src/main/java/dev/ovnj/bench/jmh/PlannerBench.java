@@ -2,7 +2,7 @@ package dev.ovnj.bench.jmh;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ovnj.lb.plan.LoadBalancerPlan;
-import dev.ovnj.lb.plan.Planner;
+import dev.ovnj.lb.internal.Planner;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.monitor.UpdateBatch;

@@ -34,6 +34,33 @@ public record Endpoint(InetAddress address, int port) {
     }
 
     /**
+     * An address with a port.
+     *
+     * @param address the IP address
+     * @param port 1..65535
+     * @return the endpoint
+     * @throws IllegalArgumentException when the port is out of range
+     */
+    public static Endpoint of(InetAddress address, int port) {
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("port " + port + " is out of range 1..65535");
+        }
+        return new Endpoint(address, port);
+    }
+
+    /**
+     * An address literal with a port; never resolves a host name.
+     *
+     * @param ip e.g. {@code 10.0.0.1} or {@code fd00::1} (brackets allowed)
+     * @param port 1..65535
+     * @return the endpoint
+     * @throws IllegalArgumentException saying what is wrong
+     */
+    public static Endpoint of(String ip, int port) {
+        return of(address(ip).address(), port);
+    }
+
+    /**
      * Parses an endpoint.
      *
      * @param text e.g. {@code 168.119.17.51:2379} or {@code [2a01:4f8::10]:443}

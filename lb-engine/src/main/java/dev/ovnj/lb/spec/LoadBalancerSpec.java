@@ -30,7 +30,8 @@ public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> rout
                                Map<String, List<String>> healthCheckSources) {
 
     /**
-     * Copies the collections.
+     * Copies the collections. Values are not checked here: {@link Builder#build()} checks them, and
+     * the engine checks every spec it is given ({@link SpecValidator}).
      *
      * @param externalIds extra {@code external_ids} to write (the engine's own {@code ovnj.*} keys win)
      * @param group optional Load_Balancer_Group name to attach through
@@ -140,6 +141,28 @@ public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> rout
         }
 
         /**
+         * Adds a TCP VIP.
+         *
+         * @param vip the VIP, with a port
+         * @param backends its backends, with ports
+         * @return this builder
+         */
+        public Builder tcp(Endpoint vip, Endpoint... backends) {
+            return vip(VipSpec.of(Protocol.TCP, vip, List.of(backends)));
+        }
+
+        /**
+         * Adds a UDP VIP.
+         *
+         * @param vip the VIP, with a port
+         * @param backends its backends, with ports
+         * @return this builder
+         */
+        public Builder udp(Endpoint vip, Endpoint... backends) {
+            return vip(VipSpec.of(Protocol.UDP, vip, List.of(backends)));
+        }
+
+        /**
          * Attaches to routers.
          *
          * @param names Logical_Router names
@@ -206,11 +229,34 @@ public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> rout
         }
 
         /**
-         * Builds the spec (validation happens in the engine, which reports every problem at once).
+         * Builds the spec after checking every value that needs no database: addresses and ports
+         * of VIPs and backends, address families, health-check and option ranges, names. The
+         * engine repeats these checks (for specs made without the builder) and adds those against
+         * the database (switch subnets, VIPs claimed by other owners).
          *
          * @return the spec
+         * @throws SpecException listing every problem, each naming its field (e.g.
+         *     {@code spec web, vips[0].vip: "web.example.com:80": "web.example.com" is not an IPv4 address})
          */
         public LoadBalancerSpec build() {
+            LoadBalancerSpec spec = buildUnchecked();
+            List<SpecError> errors = SpecValidator.validate(spec);
+            if (!errors.isEmpty()) {
+                throw new SpecException(errors);
+            }
+            return spec;
+        }
+
+        /**
+         * Builds the spec without checking its values, for a caller that hands a whole batch to
+         * the engine and wants each invalid spec reported in its {@code SpecStatus} (state
+         * {@code INVALID}, the same messages {@link #build()} gives) while the valid ones are
+         * applied: a controller translating objects it does not control, or a file reader that
+         * places each problem on its line. Anything else should call {@link #build()}.
+         *
+         * @return the spec, possibly invalid
+         */
+        public LoadBalancerSpec buildUnchecked() {
             return new LoadBalancerSpec(name, vips, routers, switches, Optional.ofNullable(group), options, externalIds,
                     healthCheckSources);
         }

@@ -27,6 +27,10 @@ public final class SpecValidator {
      * @return problems by spec name, empty for valid specs (every spec has an entry)
      */
     public static Map<String, List<SpecError>> validate(String owner, List<LoadBalancerSpec> specs) {
+        return validate(owner, true, specs);
+    }
+
+    private static Map<String, List<SpecError>> validate(String owner, boolean hasOwner, List<LoadBalancerSpec> specs) {
         Map<String, List<SpecError>> out = new LinkedHashMap<>();
         Map<String, String> vipOwners = new HashMap<>();
         for (LoadBalancerSpec spec : specs) {
@@ -36,7 +40,7 @@ public final class SpecValidator {
                 continue;
             }
             out.put(spec.name(), errors);
-            validateOne(owner, spec, errors);
+            validateOne(owner, hasOwner, spec, errors);
             for (int i = 0; i < spec.vips().size(); i++) {
                 VipSpec v = spec.vips().get(i);
                 String key = v.protocol() + " " + normalized(v.vip());
@@ -61,12 +65,24 @@ public final class SpecValidator {
         return validate(owner, List.of(spec)).get(spec.name());
     }
 
-    private static void validateOne(String owner, LoadBalancerSpec spec, List<SpecError> errors) {
+    /**
+     * Validates a single spec without an owner: every check that needs neither an owner nor the
+     * database. {@link LoadBalancerSpec.Builder#build()} runs it; the engine runs the same checks
+     * again, with the owner, and then those against the database.
+     *
+     * @param spec the spec
+     * @return its problems (with a null owner), empty when valid
+     */
+    public static List<SpecError> validate(LoadBalancerSpec spec) {
+        return validate(null, false, List.of(spec)).get(spec.name());
+    }
+
+    private static void validateOne(String owner, boolean hasOwner, LoadBalancerSpec spec, List<SpecError> errors) {
         String name = spec.name();
         if (name.isBlank()) {
             errors.add(new SpecError(owner, name, "name", "must not be empty"));
         }
-        if (owner == null || owner.isBlank()) {
+        if (hasOwner && (owner == null || owner.isBlank())) {
             errors.add(new SpecError(String.valueOf(owner), name, "owner", "must not be empty"));
         }
         if (spec.vips().isEmpty()) {

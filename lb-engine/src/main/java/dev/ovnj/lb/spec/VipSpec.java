@@ -24,7 +24,8 @@ public record VipSpec(String vip, Protocol protocol, List<String> backends, Opti
                       Map<String, String> backendPorts) {
 
     /**
-     * Copies the backends.
+     * Copies the backends. Values are not checked here: {@link LoadBalancerSpec.Builder#build()}
+     * checks them, and the engine checks every spec it is given.
      *
      * @param backends the backends in order
      * @param protocol its protocol
@@ -106,5 +107,39 @@ public record VipSpec(String vip, Protocol protocol, List<String> backends, Opti
      */
     public static VipSpec of(Protocol protocol, String vip, List<String> backends) {
         return new VipSpec(vip, protocol, backends);
+    }
+
+    /**
+     * A VIP of any protocol, from typed endpoints (written in OVN's canonical form).
+     *
+     * @param protocol the protocol
+     * @param vip the VIP, with a port
+     * @param backends the backends, with ports
+     * @return the VIP spec
+     */
+    public static VipSpec of(Protocol protocol, Endpoint vip, List<Endpoint> backends) {
+        return new VipSpec(vip.toString(), protocol, backends.stream().map(Endpoint::toString).toList());
+    }
+
+    /**
+     * A TCP VIP from typed endpoints.
+     *
+     * @param vip the VIP, with a port
+     * @param backends the backends, with ports
+     * @return the VIP spec
+     */
+    public static VipSpec tcp(Endpoint vip, Endpoint... backends) {
+        return of(Protocol.TCP, vip, List.of(backends));
+    }
+
+    /**
+     * A UDP VIP from typed endpoints.
+     *
+     * @param vip the VIP, with a port
+     * @param backends the backends, with ports
+     * @return the VIP spec
+     */
+    public static VipSpec udp(Endpoint vip, Endpoint... backends) {
+        return of(Protocol.UDP, vip, List.of(backends));
     }
 }

@@ -1,6 +1,7 @@
 package dev.ovnj.lb.plan;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ovnj.lb.internal.Planner;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.monitor.UpdateBatch;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;

@@ -37,19 +37,21 @@ public final class RowCache {
     private volatile DatabaseSchema schema;
     private volatile Map<String, TableCache> tables = Map.of();
 
-    /** Creates an empty cache; the client sets the schema when it connects. */
+    /**
+     * Creates an empty cache; the client sets the schema when it connects. A listener that throws
+     * is logged and counted ({@link #listenerFailures()}), and later listeners still run.
+     */
     public RowCache() {
-        this(new ListenerFence());
+        this.fence = new ListenerFence();
     }
 
     /**
-     * Creates an empty cache whose listeners are called through the given fence, so that a
-     * client counts and logs every listener failure in one place.
+     * How many cache listener calls threw. Each was logged and the cache carried on.
      *
-     * @param fence the fence around listener calls
+     * @return the count since the cache was built
      */
-    public RowCache(ListenerFence fence) {
-        this.fence = Objects.requireNonNull(fence, "fence");
+    public long listenerFailures() {
+        return fence.failures();
     }
 
     /**

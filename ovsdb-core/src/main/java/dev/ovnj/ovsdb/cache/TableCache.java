@@ -14,7 +14,7 @@ import java.util.concurrent.locks.ReadWriteLock;
 /**
  * The cached rows of one table. Single-row reads never block; multi-row reads and index lookups
  * take the cache's read lock, so they see whole update batches, never half of one. Rows are kept
- * by their own UUID in a {@link RowTable}, with no entry object per row.
+ * by their own UUID in an open-addressing table, with no entry object per row.
  */
 public final class TableCache {
     private final TableSchema schema;

@@ -3,7 +3,7 @@ package dev.ovnj.ovsdb.client;
 import dev.ovnj.ovsdb.monitor.MonitorRequest;
 import dev.ovnj.ovsdb.typed.Compatibility;
 import dev.ovnj.ovsdb.typed.DatabaseModel;
-import dev.ovnj.ovsdb.wire.FrameLimits;
+import dev.ovnj.ovsdb.FrameLimits;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package dev.ovnj.ovsdb.client;
 
-import dev.ovnj.ovsdb.rpc.OvsdbRpcException;
+import dev.ovnj.ovsdb.OvsdbRpcException;
 import dev.ovnj.ovsdb.tx.TransactionResult;
 
 /**

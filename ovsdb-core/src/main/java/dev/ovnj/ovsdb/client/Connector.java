@@ -1,6 +1,6 @@
 package dev.ovnj.ovsdb.client;
 
-import dev.ovnj.ovsdb.rpc.ConnectionClosedException;
+import dev.ovnj.ovsdb.ConnectionClosedException;
 import dev.ovnj.ovsdb.rpc.RpcConnection;
 import dev.ovnj.ovsdb.rpc.RpcNotification;
 import dev.ovnj.ovsdb.rpc.RpcPipeline;

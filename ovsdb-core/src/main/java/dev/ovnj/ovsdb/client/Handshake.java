@@ -3,7 +3,7 @@ package dev.ovnj.ovsdb.client;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ovnj.ovsdb.Futures;
-import dev.ovnj.ovsdb.rpc.RpcErrorException;
+import dev.ovnj.ovsdb.RpcErrorException;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import dev.ovnj.ovsdb.typed.Compatibility;
 import dev.ovnj.ovsdb.typed.CompatibilityReport;

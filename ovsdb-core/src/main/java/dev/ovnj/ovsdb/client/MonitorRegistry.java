@@ -11,7 +11,7 @@ import dev.ovnj.ovsdb.monitor.MonitorProtocolException;
 import dev.ovnj.ovsdb.monitor.MonitorRequest;
 import dev.ovnj.ovsdb.monitor.TableMonitor;
 import dev.ovnj.ovsdb.monitor.UpdateBatch;
-import dev.ovnj.ovsdb.rpc.RpcErrorException;
+import dev.ovnj.ovsdb.RpcErrorException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package dev.ovnj.ovsdb.client;
 
-import dev.ovnj.ovsdb.rpc.OvsdbRpcException;
+import dev.ovnj.ovsdb.OvsdbRpcException;
 
 /**
  * The client has no synced connection right now (connecting, reconnecting or failing over).

@@ -16,7 +16,7 @@ import dev.ovnj.ovsdb.typed.CompatibilityReport;
 import dev.ovnj.ovsdb.typed.DatabaseModel;
 import dev.ovnj.ovsdb.typed.SchemaCompatibility;
 import dev.ovnj.ovsdb.typed.SchemaMismatchException;
-import dev.ovnj.ovsdb.wire.FrameLimits;
+import dev.ovnj.ovsdb.FrameLimits;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
@@ -60,19 +60,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * mostly reads and monitors (relays exist to take that load off the cluster; their writes take one
  * more hop), and cluster members first, or only, for a client that writes heavily or takes locks:
  * a lock taken on a relay is local to that relay and excludes nobody connected elsewhere.
- *
- * <p>Structure: this class is the facade. {@code ConnectionSupervisor} owns reconnects,
- * {@code Connector} opens sessions, {@code Handshake} gates them, {@code MonitorRegistry} keeps
- * every monitor and its conditions across sessions, {@code CacheFeed} feeds the cache,
- * {@code LockManager} keeps locks, {@code TransactionRunner} runs transactions, and every listener
- * call passes through one {@code ListenerFence}.
  */
 public final class OvsdbClient implements AutoCloseable {
+    // Structure (not API): this class is the facade. ConnectionSupervisor owns reconnects,
+    // Connector opens sessions, Handshake gates them, MonitorRegistry keeps every monitor and its
+    // conditions across sessions, CacheFeed feeds the cache, LockManager keeps locks,
+    // TransactionRunner runs transactions, and every listener call but the cache's passes through
+    // one ListenerFence (the cache has its own; listenerFailures() adds both).
     private final ClientOptions options;
     private final EventLoopGroup group;
     private final CallbackThread callbacks = new CallbackThread();
     private final ListenerFence fence = new ListenerFence();
-    private final CacheFeed feed = new CacheFeed(new RowCache(fence));
+    private final RowCache rows = new RowCache();
+    private final CacheFeed feed = new CacheFeed(rows);
     private final MonitorRegistry monitors;
     private final ConnectionSupervisor supervisor;
     private final LockManager locks;
@@ -259,7 +259,7 @@ public final class OvsdbClient implements AutoCloseable {
      * @return the count since the client was built
      */
     public long listenerFailures() {
-        return fence.failures();
+        return fence.failures() + rows.listenerFailures();
     }
 
     /**
@@ -306,11 +306,11 @@ public final class OvsdbClient implements AutoCloseable {
      * Runs a transaction. The future completes once the server committed it and the cache holds
      * its effects. It fails with a {@link dev.ovnj.ovsdb.tx.TransactionException} (the server's
      * error, with the operation index), a {@link NotConnectedException} or
-     * {@link dev.ovnj.ovsdb.rpc.ConnectionClosedException} (retriable: the connection dropped
+     * {@link dev.ovnj.ovsdb.ConnectionClosedException} (retriable: the connection dropped
      * before the reply, and a transaction in flight is never resent, because it may have
      * committed), a {@link CommitUnconfirmedException} (not retriable: the server replied that it
      * committed, but the connection failed before the cache was confirmed to hold it), or an
-     * {@link dev.ovnj.ovsdb.rpc.RpcTimeoutException}.
+     * {@link dev.ovnj.ovsdb.RpcTimeoutException}.
      *
      * @param tx the transaction
      * @return the decoded result

@@ -1,7 +1,7 @@
 package dev.ovnj.ovsdb.client;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.ovnj.ovsdb.rpc.ConnectionClosedException;
+import dev.ovnj.ovsdb.ConnectionClosedException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

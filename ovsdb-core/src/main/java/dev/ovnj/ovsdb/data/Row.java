@@ -22,7 +22,7 @@ import java.util.UUID;
  * An immutable row: its table schema plus one value per column in schema position order.
  *
  * <p>A replicated cache holds many rows, so a row keeps its values packed in one byte array
- * ({@link PackedColumns}: strings as their bytes, without {@code String} objects; small sets and
+ * (strings as their bytes, without {@code String} objects; small sets and
  * maps inline) and decodes a column each time it is read: every read returns a fresh, equal value
  * (compare values with {@code equals}, not {@code ==}). Sets and maps of more than
  * {@value PackedColumns#INLINE_MAX} elements are kept as objects, so an {@code update2} diff of a

@@ -1,5 +1,6 @@
 package dev.ovnj.ovsdb.rpc;
 
+import dev.ovnj.ovsdb.InactivityTimeoutException;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;

@@ -1,7 +1,7 @@
 package dev.ovnj.ovsdb.rpc;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.ovnj.ovsdb.wire.FrameLimits;
+import dev.ovnj.ovsdb.FrameLimits;
 import dev.ovnj.ovsdb.wire.JsonFrameDecoder;
 import io.netty.channel.ChannelPipeline;
 import java.time.Duration;

@@ -1,5 +1,7 @@
 package dev.ovnj.ovsdb.wire;
 
+import dev.ovnj.ovsdb.FrameLimits;
+
 /** The peer sent a message nested deeper than {@link FrameLimits#maxDepth()}. */
 public final class FrameTooDeepException extends ProtocolException {
 

@@ -1,5 +1,7 @@
 package dev.ovnj.ovsdb.wire;
 
+import dev.ovnj.ovsdb.FrameLimits;
+
 /** The peer sent a message longer than {@link FrameLimits#maxMessageBytes()}. */
 public final class FrameTooLargeException extends ProtocolException {
 

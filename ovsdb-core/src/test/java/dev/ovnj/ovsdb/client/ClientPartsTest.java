@@ -18,7 +18,7 @@ import dev.ovnj.ovsdb.tx.Operations;
 import dev.ovnj.ovsdb.tx.Transaction;
 import dev.ovnj.ovsdb.tx.TransactionResult;
 import dev.ovnj.ovsdb.typed.Compatibility;
-import dev.ovnj.ovsdb.wire.FrameLimits;
+import dev.ovnj.ovsdb.FrameLimits;
 import dev.ovnj.testkit.Schemas;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.time.Duration;
@@ -124,7 +124,7 @@ class ClientPartsTest {
         CompletableFuture<TransactionResult> tx = runner.transact(Transaction.builder(SCHEMA).add(Operations.comment("x")).build());
         sent("transact");
         channel.close();
-        assertThat(failure(tx)).isInstanceOf(dev.ovnj.ovsdb.rpc.ConnectionClosedException.class);
+        assertThat(failure(tx)).isInstanceOf(dev.ovnj.ovsdb.ConnectionClosedException.class);
     }
 
     private static Throwable failure(CompletableFuture<?> f) {

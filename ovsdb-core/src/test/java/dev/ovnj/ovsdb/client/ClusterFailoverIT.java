@@ -4,7 +4,7 @@ import static dev.ovnj.ovsdb.client.Clients.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ovnj.ovsdb.data.Row;
-import dev.ovnj.ovsdb.rpc.OvsdbRpcException;
+import dev.ovnj.ovsdb.OvsdbRpcException;
 import dev.ovnj.ovsdb.tx.Operations;
 import dev.ovnj.testkit.Await;
 import dev.ovnj.testkit.Nbctl;

@@ -3,7 +3,7 @@ package dev.ovnj.ovsdb.client;
 import static dev.ovnj.ovsdb.client.Clients.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.ovnj.ovsdb.rpc.InactivityTimeoutException;
+import dev.ovnj.ovsdb.InactivityTimeoutException;
 import dev.ovnj.testkit.Await;
 import dev.ovnj.testkit.OvsdbServer;
 import dev.ovnj.testkit.fault.FaultProxy;

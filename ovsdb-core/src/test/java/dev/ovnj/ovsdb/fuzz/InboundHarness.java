@@ -14,7 +14,7 @@ import dev.ovnj.ovsdb.rpc.RpcNotification;
 import dev.ovnj.ovsdb.rpc.RpcResponse;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import dev.ovnj.ovsdb.schema.SchemaParseException;
-import dev.ovnj.ovsdb.wire.FrameLimits;
+import dev.ovnj.ovsdb.FrameLimits;
 import dev.ovnj.ovsdb.wire.JsonFrameDecoder;
 import dev.ovnj.ovsdb.wire.ProtocolException;
 import io.netty.buffer.Unpooled;

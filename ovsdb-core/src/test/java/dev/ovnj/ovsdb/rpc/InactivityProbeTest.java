@@ -3,7 +3,8 @@ package dev.ovnj.ovsdb.rpc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ovnj.ovsdb.wire.FrameLimits;
+import dev.ovnj.ovsdb.FrameLimits;
+import dev.ovnj.ovsdb.InactivityTimeoutException;
 import dev.ovnj.ovsdb.wire.JsonFrameDecoder;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.ovnj.ovsdb.wire.FrameLimits;
+import dev.ovnj.ovsdb.FrameLimits;
 import dev.ovnj.ovsdb.wire.JsonFrameDecoder;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;

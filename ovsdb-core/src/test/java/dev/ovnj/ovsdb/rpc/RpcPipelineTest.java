@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.ovnj.ovsdb.wire.FrameLimits;
+import dev.ovnj.ovsdb.FrameLimits;
+import dev.ovnj.ovsdb.InactivityTimeoutException;
 import dev.ovnj.ovsdb.wire.FrameTooLargeException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ovnj.ovsdb.rpc.RpcMessageDecoder;
 import dev.ovnj.ovsdb.rpc.RpcMessageEncoder;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
-import dev.ovnj.ovsdb.wire.FrameLimits;
+import dev.ovnj.ovsdb.FrameLimits;
 import dev.ovnj.ovsdb.wire.JsonFrameDecoder;
 import dev.ovnj.ovsdb.wire.JsonFrameEncoder;
 import io.netty.bootstrap.ServerBootstrap;

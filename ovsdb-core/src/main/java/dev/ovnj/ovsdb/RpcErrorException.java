@@ -1,4 +1,4 @@
-package dev.ovnj.ovsdb.rpc;
+package dev.ovnj.ovsdb;
 
 import com.fasterxml.jackson.databind.JsonNode;
 

@@ -1,4 +1,4 @@
-package dev.ovnj.ovsdb.rpc;
+package dev.ovnj.ovsdb;
 
 /**
  * The connection closed before the call completed, or was already closed. The cause, if any,

@@ -1,4 +1,4 @@
-package dev.ovnj.ovsdb.rpc;
+package dev.ovnj.ovsdb;
 
 /**
  * The peer sent nothing for two probe intervals, not even a reply to an echo, so the connection

@@ -1,4 +1,4 @@
-package dev.ovnj.lb.plan;
+package dev.ovnj.lb.internal;
 
 import dev.ovnj.nb.ip.IpAddresses;
 import dev.ovnj.nb.ip.IpNetwork;

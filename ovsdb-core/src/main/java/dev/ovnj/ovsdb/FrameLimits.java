@@ -1,4 +1,4 @@
-package dev.ovnj.ovsdb.wire;
+package dev.ovnj.ovsdb;
 
 /**
  * Bounds on what one incoming OVSDB message may cost, protecting the client from a peer that is

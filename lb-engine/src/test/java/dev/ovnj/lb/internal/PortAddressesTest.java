@@ -1,4 +1,4 @@
-package dev.ovnj.lb.plan;
+package dev.ovnj.lb.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,7 @@ import dev.ovnj.nb.ip.IpAddresses;
 import dev.ovnj.nb.ip.IpNetwork;
 import dev.ovnj.ovsdb.data.Row;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
+import dev.ovnj.testkit.Schemas;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /** Addresses read from port rows as OVN writes them: MACs and keywords skipped, IPv6 matched in any spelling. */
 class PortAddressesTest {
-    private static final DatabaseSchema NB = PlannerCache.schema();
+    private static final DatabaseSchema NB = DatabaseSchema.parse(Schemas.ovnNorthboundJson());
 
     private static Row switchPort(Set<String> addresses, Set<String> dynamic) {
         return Row.of(NB.table("Logical_Switch_Port"), UUID.randomUUID(),

@@ -1,4 +1,4 @@
-package dev.ovnj.lb.plan;
+package dev.ovnj.lb.internal;
 
 import dev.ovnj.lb.OvnFeatures;
 import dev.ovnj.lb.spec.Endpoint;

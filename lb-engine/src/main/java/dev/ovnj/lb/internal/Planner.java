@@ -1,5 +1,9 @@
-package dev.ovnj.lb.plan;
+package dev.ovnj.lb.internal;
 
+import dev.ovnj.lb.plan.DesiredRow;
+import dev.ovnj.lb.plan.LoadBalancerPlan;
+import dev.ovnj.lb.plan.PlanChange;
+import dev.ovnj.lb.plan.Target;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.nb.model.LoadBalancer;
 import dev.ovnj.ovsdb.cache.IndexSpec;

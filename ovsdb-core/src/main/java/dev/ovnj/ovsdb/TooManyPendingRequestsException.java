@@ -1,4 +1,4 @@
-package dev.ovnj.ovsdb.rpc;
+package dev.ovnj.ovsdb;
 
 /** A call was refused because the connection already has its maximum of unanswered requests. */
 public final class TooManyPendingRequestsException extends OvsdbRpcException {

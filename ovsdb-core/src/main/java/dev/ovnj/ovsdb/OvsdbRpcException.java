@@ -1,6 +1,5 @@
-package dev.ovnj.ovsdb.rpc;
+package dev.ovnj.ovsdb;
 
-import dev.ovnj.ovsdb.OvsdbException;
 
 /**
  * Base of the failures an OVSDB call can end with, telling callers whether trying again
