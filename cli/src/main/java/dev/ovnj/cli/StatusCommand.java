@@ -11,13 +11,11 @@ import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /**
  * {@code ovnj status}: the owned load balancers as the database holds them, and their problems.
@@ -37,22 +35,19 @@ final class StatusCommand implements Callable<Integer> {
     @Mixin
     private OutputOption output;
 
-    @Option(names = "--owner", paramLabel = "NAME", description = "Only this owner's load balancers (default: every owner's).")
-    private String owner;
+    @Mixin
+    private OwnerOption owner;
 
-    @Option(names = {"-f", "--file"}, paramLabel = "FILE",
-            description = "Also report what this desired state wants that does not exist (routers, switches).")
-    private Path file;
+    @Mixin
+    private DesiredStateFile stateFile;
 
-    @Option(names = "--sb", paramLabel = "REMOTES",
-            description = "Also read the OVN Southbound database and print, per backend of each health-checked VIP, what"
-                    + " OVN's service monitor says: online, offline, error or unknown (a UDP VIP's backends as IP:PORT/udp).")
-    private String southbound;
+    @Mixin
+    private SouthboundOption southbound;
 
     @Override
     public Integer call() {
-        DesiredState state = file == null ? null : DesiredStateReader.read(file);
-        String who = state == null ? owner : state.ownerOr(owner);
+        DesiredState state = stateFile.readIfGiven();
+        String who = owner.or(state);
         if (state == null) {
             // Nothing to plan: no engine (it would map and index every row for nothing), and only
             // the tables and columns the report reads.
@@ -87,8 +82,8 @@ final class StatusCommand implements Callable<Integer> {
     private int report(RowCache nb, String who, Map<String, List<String>> pending, List<String> conflicts) {
         NorthboundSnapshot snapshot = NorthboundSnapshot.of(nb);
         Map<String, Map<String, String>> health = Map.of();
-        if (southbound != null) {
-            try (OvsdbClient sb = db.connect(southbound, "OVN_Southbound", LoadBalancerEngine.southboundMonitorRequest(), "--sb")) {
+        if (southbound.remotes().isPresent()) {
+            try (OvsdbClient sb = db.connect(southbound.remotes().get(), "OVN_Southbound", LoadBalancerEngine.southboundMonitorRequest(), "--sb")) {
                 sb.cache().addIndex(BackendHealthView.MONITOR_BY_IP);
                 health = BackendHealthReport.read(nb, sb.cache());
             }
