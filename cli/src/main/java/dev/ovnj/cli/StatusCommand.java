@@ -2,11 +2,13 @@ package dev.ovnj.cli;
 
 import dev.ovnj.lb.BackendHealthView;
 import dev.ovnj.lb.LoadBalancerEngine;
+import dev.ovnj.lb.plan.DesiredRow;
 import dev.ovnj.lb.plan.LoadBalancerPlan;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.ovsdb.monitor.MonitorRequest;
 import dev.ovnj.ovsdb.monitor.TableMonitor;
+import dev.ovnj.ovsdb.tx.Condition;
 import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -20,7 +22,7 @@ import picocli.CommandLine.Mixin;
 /**
  * {@code ovnj status}: the owned load balancers as the database holds them, and their problems.
  * Reads the client's cache only; without {@code --file} it starts no engine and monitors only what
- * the report reads ({@link #monitorRequest()}). The database does not record where a spec wanted to be attached,
+ * the report reads ({@link #monitorRequest(String)}). The database does not record where a spec wanted to be attached,
  * so routers and switches that do not exist are found only when {@code --file} says what is wanted.
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
@@ -51,7 +53,7 @@ final class StatusCommand implements Callable<Integer> {
         if (state == null) {
             // Nothing to plan: no engine (it would map and index every row for nothing), and only
             // the tables and columns the report reads.
-            try (OvsdbClient client = db.connect(db.remotes(), "OVN_Northbound", monitorRequest(), "--db")) {
+            try (OvsdbClient client = db.connect(db.remotes(), "OVN_Northbound", monitorRequest(who), "--db")) {
                 return report(client.cache(), who, Map.of(), List.of());
             }
         }
@@ -62,15 +64,22 @@ final class StatusCommand implements Callable<Integer> {
     }
 
     /**
-     * What {@code ovnj status} without {@code --file} reads: the load balancers whole, and of the
-     * routers, switches, groups and router ports only the columns that say what holds which load
+     * What {@code ovnj status} without {@code --file} reads: of the load balancers the columns the
+     * report prints (with {@code --owner}, only that owner's rows: the server filters them), and of
+     * the routers, switches, groups and router ports only the columns that say what holds which load
      * balancer and the routers' networks. A switch's {@code ports} (often the largest column of a
      * Northbound database) is not among them.
      *
+     * @param owner one owner, or null for every owner's rows
      * @return the monitor request
      */
-    static MonitorRequest monitorRequest() {
-        return MonitorRequest.of(TableMonitor.all("Load_Balancer"),
+    static MonitorRequest monitorRequest(String owner) {
+        TableMonitor balancers = TableMonitor.all("Load_Balancer")
+                .columns("name", "protocol", "vips", "options", "external_ids", "health_check");
+        if (owner != null) {
+            balancers = balancers.where(Condition.includes("external_ids", Map.of(DesiredRow.OWNER_KEY, owner)));
+        }
+        return MonitorRequest.of(balancers,
                 TableMonitor.all("Load_Balancer_Health_Check"),
                 TableMonitor.all("Load_Balancer_Group").columns("name", "load_balancer"),
                 TableMonitor.all("Logical_Router").columns("name", "ports", "load_balancer", "load_balancer_group"),
