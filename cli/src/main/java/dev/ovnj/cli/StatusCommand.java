@@ -27,6 +27,9 @@ import picocli.CommandLine.Mixin;
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {"List the load balancers ovnj owns: VIPs, backends, protocol, attachments and problems.",
+                "With --file, also what the file wants that does not exist (routers, switches); with --sb, per backend of each"
+                        + " health-checked VIP what OVN's service monitor says: online, offline, error or unknown (a UDP VIP's"
+                        + " backends as IP:PORT/udp).",
                 "Exit 0: no problems; 1: problems listed (with --file: pending specs and conflicts, one 'conflict:' line each);"
                         + " 2: no database, or an invalid --file."})
 final class StatusCommand implements Callable<Integer> {
