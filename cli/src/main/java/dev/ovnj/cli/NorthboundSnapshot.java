@@ -87,7 +87,7 @@ record NorthboundSnapshot(List<OwnedLoadBalancer> owned, RouterNetworks routerNe
             }
             owned.add(new OwnedLoadBalancer(r.uuid(), lb.name(), owner,
                     lb.externalIds().getOrDefault(DesiredRow.SPEC_KEY, ""),
-                    lb.protocol().map(p -> p.wireValue()).orElse("tcp"), new TreeMap<>(lb.vips()), lb.options(),
+                    lb.protocol().map(p -> p.wireValue()).orElse("tcp"), lb.vips(), lb.options(),
                     lbRouters.getOrDefault(r.uuid(), Set.of()), lbSwitches.getOrDefault(r.uuid(), Set.of()),
                     lbGroups.getOrDefault(r.uuid(), Set.of())));
         }

@@ -1,7 +1,9 @@
 package dev.ovnj.cli;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -13,7 +15,7 @@ import java.util.UUID;
  * @param owner its {@code ovnj.owner}
  * @param spec its {@code ovnj.spec}, or empty when missing
  * @param protocol tcp, udp or sctp
- * @param vips VIP to comma-separated backends
+ * @param vips VIP to comma-separated backends, sorted by VIP
  * @param options the {@code options} column
  * @param routers routers holding the row directly
  * @param switches switches holding the row directly
@@ -24,7 +26,9 @@ record OwnedLoadBalancer(UUID uuid, String name, String owner, String spec, Stri
 
     /** Copies the collections. */
     OwnedLoadBalancer {
-        vips = Map.copyOf(vips);
+        // Sorted, so the report lists a row's VIPs in the same order on every run (Map.copyOf's
+        // order changes from one JVM to the next).
+        vips = Collections.unmodifiableMap(new TreeMap<>(vips));
         options = Map.copyOf(options);
         routers = Set.copyOf(routers);
         switches = Set.copyOf(switches);
