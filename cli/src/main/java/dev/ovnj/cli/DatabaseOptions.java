@@ -11,9 +11,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** How to reach the Northbound database: the options every database command shares. */
+/**
+ * How to reach the databases: {@code --db}, the TLS files, {@code --timeout} and {@code --verbose},
+ * one definition for every command that talks to a database (with {@link SouthboundOption},
+ * {@link OwnerOption}, {@link DesiredStateFile} and {@link OutputOption} the shared options of
+ * {@code ovnj}).
+ */
 final class DatabaseOptions {
 
     @Option(names = "--db", required = true, paramLabel = "REMOTES",
@@ -34,8 +40,8 @@ final class DatabaseOptions {
             description = "Give up when the database cannot be reached (or does not accept changes) within this time (default: ${DEFAULT-VALUE}).")
     private double timeoutSeconds;
 
-    @Option(names = "--verbose", description = "Log what the client and engine do and print stack traces of errors.")
-    private boolean verbose;
+    @Mixin
+    private VerboseOption verbose;
 
     /** How long to wait for the database. */
     Duration timeout() {
@@ -114,11 +120,6 @@ final class DatabaseOptions {
     Optional<List<Path>> tlsFiles() {
         return privateKey == null || certificate == null || caCert == null ? Optional.empty()
                 : Optional.of(List.of(privateKey, certificate, caCert));
-    }
-
-    /** Whether {@code --verbose} was given. */
-    boolean verbose() {
-        return verbose;
     }
 
     private static String describe(Throwable t) {

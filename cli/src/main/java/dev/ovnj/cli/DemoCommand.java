@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /**
  * The README's demo: a throw-away Northbound database on loopback with the seed topology of a
@@ -40,8 +40,8 @@ final class DemoCommand implements Callable<Integer> {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final String UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 
-    @Option(names = "--verbose", description = "Log what the client and engine do and print stack traces of errors.")
-    private boolean verbose;
+    @Mixin
+    private VerboseOption verbose;
 
     private final PrintStream out = System.out;
 

@@ -2,7 +2,6 @@ package dev.ovnj.cli;
 
 import dev.ovnj.lb.ApplyOption;
 import dev.ovnj.lb.plan.LoadBalancerPlan;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -23,19 +22,19 @@ final class DiffCommand implements Callable<Integer> {
     @Mixin
     private OutputOption output;
 
-    @Option(names = {"-f", "--file"}, required = true, paramLabel = "FILE", description = "Desired state, YAML or JSON.")
-    private Path file;
+    @Mixin
+    private DesiredStateFile stateFile;
 
-    @Option(names = "--owner", paramLabel = "NAME", description = "Owner to plan for; overrides the file's owner.")
-    private String owner;
+    @Mixin
+    private OwnerOption owner;
 
     @Option(names = "--allow-mass-delete", description = "Plan as reconcile --allow-mass-delete would: no deletion held.")
     private boolean allowMassDelete;
 
     @Override
     public Integer call() {
-        DesiredState state = DesiredStateReader.read(file);
-        String who = state.ownerOr(owner);
+        DesiredState state = stateFile.require();
+        String who = owner.or(state);
         try (NorthboundSession session = NorthboundSession.open(db)) {
             EffectiveSpecs specs = EffectiveSpecs.of(state, who);
             LoadBalancerPlan plan = allowMassDelete ? session.engine().plan(who, specs.specs(), ApplyOption.ALLOW_MASS_DELETE)

@@ -27,16 +27,14 @@ final class DoctorCommand implements Callable<Integer> {
     @Mixin
     private DatabaseOptions db;
 
-    @Option(names = "--sb", paramLabel = "REMOTES",
-            description = "The OVN Southbound database (comma-separated for a cluster). Without it the Southbound checks are skipped.")
-    private String southbound;
+    @Mixin
+    private SouthboundOption southbound;
 
-    @Option(names = "--owner", paramLabel = "NAME", description = "Only this owner's load balancers (default: every owner's, or the file's).")
-    private String owner;
+    @Mixin
+    private OwnerOption owner;
 
-    @Option(names = {"-f", "--file"}, paramLabel = "FILE",
-            description = "Check this desired state: also finds load balancers that are missing or not attached where the file says.")
-    private Path file;
+    @Mixin
+    private DesiredStateFile stateFile;
 
     @Option(names = "--lb", paramLabel = "NAME", description = "Only this load balancer (spec name, or any Load_Balancer row's name).")
     private String lb;
@@ -61,8 +59,8 @@ final class DoctorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        DesiredState state = file == null ? null : DesiredStateReader.read(file);
-        String who = state == null ? owner : state.ownerOr(owner);
+        DesiredState state = stateFile.readIfGiven();
+        String who = owner.or(state);
         Diagnosis.Builder b = Diagnosis.builder();
         if (who != null) {
             b.owner(who);
@@ -86,10 +84,10 @@ final class DoctorCommand implements Callable<Integer> {
             }
         }
         if (trace) {
-            if (southbound == null) {
+            if (southbound.remotes().isEmpty()) {
                 throw new CliFailure("--trace needs the Southbound database: pass --sb REMOTES");
             }
-            OvnTrace onPath = OvnTrace.of(southbound);
+            OvnTrace onPath = OvnTrace.of(southbound.remotes().get());
             OvnTrace tracer = traceCommand == null || traceCommand.isBlank() ? onPath
                     : onPath.withCommand(java.util.List.of(traceCommand.trim().split("\\s+")));
             Optional<List<Path>> tls = db.tlsFiles();
@@ -98,17 +96,17 @@ final class DoctorCommand implements Callable<Integer> {
         DiagnosisReport report;
         try (OvsdbClient nb = db.connect(db.remotes(), "OVN_Northbound", NorthboundFacts.monitorRequest(), "--db")) {
             NorthboundFacts nbFacts = NorthboundFacts.read(nb.cache());
-            if (southbound == null) {
+            if (southbound.remotes().isEmpty()) {
                 report = b.build().run(nbFacts, Optional.empty());
             } else {
-                try (OvsdbClient sb = db.connect(southbound, "OVN_Southbound", SouthboundFacts.monitorRequest(), "--sb")) {
+                try (OvsdbClient sb = db.connect(southbound.remotes().get(), "OVN_Southbound", SouthboundFacts.monitorRequest(), "--sb")) {
                     report = b.build().run(nbFacts, Optional.of(SouthboundFacts.read(sb.cache())));
                 }
             }
         }
-        if (report.checked() == 0 && owner != null && state == null && lb == null && vip == null) {
+        if (report.checked() == 0 && owner.name().isPresent() && state == null && lb == null && vip == null) {
             // Most likely a mistyped --owner: "0 load balancers checked" and exit 0 would read as healthy.
-            throw new CliFailure("owner " + owner + " has no load balancers in the Northbound database (is --owner spelled as the"
+            throw new CliFailure("owner " + owner.name().get() + " has no load balancers in the Northbound database (is --owner spelled as the"
                     + " rows' external_ids:ovnj.owner?)");
         }
         (json || output.json() ? DoctorOutput.json(report) : DoctorOutput.text(report)).forEach(System.out::println);

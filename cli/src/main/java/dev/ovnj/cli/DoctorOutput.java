@@ -45,7 +45,7 @@ final class DoctorOutput {
     }
 
     /**
-     * {@code {"kind":"doctor","version":1,"findings":[{"code","severity","lb","vip","message","fix"}...],"checked":N,
+     * {@code {"kind":"doctor","version":1,"findings":[{"code","severity","lb","lbs","vip","message","fix"}...],"checked":N,
      * "skipped":[{"code","reason"}...]}}.
      */
     static List<String> json(DiagnosisReport report) {
@@ -56,6 +56,9 @@ final class DoctorOutput {
             n.put("code", f.code().code());
             n.put("severity", f.severity().word());
             n.put("lb", f.lb());
+            // A router's finding (no-gateway-chassis) is about every load balancer on it.
+            ArrayNode lbs = n.putArray("lbs");
+            f.lbs().forEach(lbs::add);
             if (f.vip().isPresent()) {
                 n.put("vip", f.vip().get());
             } else {

@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
 @Command(name = "ovnj", mixinStandardHelpOptions = true, versionProvider = BuildInfo.Provider.class,
         description = "OVN Northbound load-balancer client.",
         subcommands = {ReconcileCommand.class, DiffCommand.class, StatusCommand.class, DoctorCommand.class,
-                DemoCommand.class, ServeCommand.class, KubernetesCommand.class, VersionCommand.class, CompletionCommand.class})
+                DemoCommand.class, ServeCommand.class, KubernetesCommand.class, VersionCommand.class, CompletionCommand.class,
+                ClassDataTraining.class})
 public final class Main {
     /** Exit code of every failure: unreachable database, invalid file or spec, bad usage. */
     static final int TROUBLE = 2;

@@ -11,7 +11,6 @@ import dev.ovnj.ovsdb.data.Row;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -86,13 +85,9 @@ record NorthboundSnapshot(List<OwnedLoadBalancer> owned, RouterNetworks routerNe
             if (owner == null) {
                 continue;
             }
-            Map<String, String> ids = new LinkedHashMap<>(lb.externalIds());
-            ids.keySet().removeIf(k -> k.startsWith("ovnj."));
-            Set<String> selection = new TreeSet<>();
-            lb.selectionFields().forEach(f -> selection.add(f.wireValue()));
             owned.add(new OwnedLoadBalancer(r.uuid(), lb.name(), owner,
                     lb.externalIds().getOrDefault(DesiredRow.SPEC_KEY, ""),
-                    lb.protocol().map(p -> p.wireValue()).orElse("tcp"), new TreeMap<>(lb.vips()), lb.options(), selection, ids,
+                    lb.protocol().map(p -> p.wireValue()).orElse("tcp"), lb.vips(), lb.options(),
                     lbRouters.getOrDefault(r.uuid(), Set.of()), lbSwitches.getOrDefault(r.uuid(), Set.of()),
                     lbGroups.getOrDefault(r.uuid(), Set.of())));
         }

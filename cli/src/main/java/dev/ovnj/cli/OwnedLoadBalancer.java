@@ -1,7 +1,9 @@
 package dev.ovnj.cli;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 
 /**
@@ -13,24 +15,21 @@ import java.util.UUID;
  * @param owner its {@code ovnj.owner}
  * @param spec its {@code ovnj.spec}, or empty when missing
  * @param protocol tcp, udp or sctp
- * @param vips VIP to comma-separated backends
+ * @param vips VIP to comma-separated backends, sorted by VIP
  * @param options the {@code options} column
- * @param selectionFields the {@code selection_fields} column
- * @param externalIds {@code external_ids} without the engine's {@code ovnj.*} keys
  * @param routers routers holding the row directly
  * @param switches switches holding the row directly
  * @param groups load balancer groups holding the row
  */
 record OwnedLoadBalancer(UUID uuid, String name, String owner, String spec, String protocol, Map<String, String> vips,
-                         Map<String, String> options, Set<String> selectionFields, Map<String, String> externalIds,
-                         Set<String> routers, Set<String> switches, Set<String> groups) {
+                         Map<String, String> options, Set<String> routers, Set<String> switches, Set<String> groups) {
 
     /** Copies the collections. */
     OwnedLoadBalancer {
-        vips = Map.copyOf(vips);
+        // Sorted, so the report lists a row's VIPs in the same order on every run (Map.copyOf's
+        // order changes from one JVM to the next).
+        vips = Collections.unmodifiableMap(new TreeMap<>(vips));
         options = Map.copyOf(options);
-        selectionFields = Set.copyOf(selectionFields);
-        externalIds = Map.copyOf(externalIds);
         routers = Set.copyOf(routers);
         switches = Set.copyOf(switches);
         groups = Set.copyOf(groups);

@@ -10,7 +10,6 @@ import dev.ovnj.lb.SpecStatus;
 import dev.ovnj.lb.SpecTimeoutException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,19 +55,17 @@ final class ReconcileCommand implements Callable<Integer> {
     @Mixin
     private OutputOption output;
 
-    @Option(names = {"-f", "--file"}, required = true, paramLabel = "FILE", description = "Desired state, YAML or JSON.")
-    private Path file;
+    @Mixin
+    private DesiredStateFile stateFile;
 
-    @Option(names = "--owner", paramLabel = "NAME", description = "Owner to write as; overrides the file's owner.")
-    private String owner;
+    @Mixin
+    private OwnerOption owner;
 
     @Option(names = {"-w", "--watch"}, description = "Keep reconciling: repair drift and re-read FILE when it changes, until SIGINT/SIGTERM.")
     private boolean watch;
 
-    @Option(names = "--sb", paramLabel = "REMOTES",
-            description = "With --watch: also read the OVN Southbound database and print a line whenever OVN's service monitor"
-                    + " changes its verdict on a health-checked backend.")
-    private String southbound;
+    @Mixin
+    private SouthboundOption southbound;
 
     @Option(names = "--each-repair", description = "With --watch: one line per repaired row even when thousands are repaired at once.")
     private boolean eachRepair;
@@ -92,16 +89,16 @@ final class ReconcileCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintStream out = System.out;
-        DesiredState state = DesiredStateReader.read(file);
-        String who = state.ownerOr(owner);
+        DesiredState state = stateFile.require();
+        String who = owner.or(state);
         UnaryOperator<LoadBalancerEngine.Builder> engine = b -> {
             if (lock != null) {
                 b.lock(lock);
             }
             return b.ownerLocks(!noOwnerLock);
         };
-        try (NorthboundSession session = southbound == null ? NorthboundSession.open(db, engine)
-                : NorthboundSession.open(db, southbound, engine)) {
+        try (NorthboundSession session = southbound.remotes().isEmpty() ? NorthboundSession.open(db, engine)
+                : NorthboundSession.open(db, southbound.remotes().get(), engine)) {
             if (!watch) {
                 return apply(session, state, who, out);
             }
@@ -150,7 +147,7 @@ final class ReconcileCommand implements Callable<Integer> {
             try (ShutdownSignal signal = ShutdownSignal.install()) {
                 applyReporting(session, state, who, out);
                 reporting = true;
-                status(out, "watching " + file + " and the database (owner " + who + "); SIGINT or SIGTERM stops");
+                status(out, "watching " + stateFile.path() + " and the database (owner " + who + "); SIGINT or SIGTERM stops");
                 out.flush();
                 watch(session, signal, out);
                 status(out, "stopped");
@@ -170,9 +167,9 @@ final class ReconcileCommand implements Callable<Integer> {
     }
 
     private void watch(NorthboundSession session, ShutdownSignal signal, PrintStream out) throws InterruptedException {
-        FileStamp seen = FileStamp.of(file);
+        FileStamp seen = FileStamp.of(stateFile.path());
         while (!signal.await(POLL)) {
-            FileStamp now = FileStamp.of(file);
+            FileStamp now = FileStamp.of(stateFile.path());
             if (now.equals(seen)) {
                 continue;
             }
@@ -180,13 +177,13 @@ final class ReconcileCommand implements Callable<Integer> {
             DesiredState next;
             String who;
             try {
-                next = DesiredStateReader.read(file);
-                who = next.ownerOr(owner);
+                next = DesiredStateReader.read(stateFile.path());
+                who = owner.or(next);
             } catch (DesiredStateException e) {
                 System.err.println(e.getMessage() + " (keeping the previous state)");
                 continue;
             }
-            status(out, file + " changed");
+            status(out, stateFile.path() + " changed");
             reporting = false;
             applyReporting(session, next, who, out);
             reporting = true;
@@ -226,7 +223,7 @@ final class ReconcileCommand implements Callable<Integer> {
                 throw new CliFailure("the database did not accept the changes within " + DatabaseOptions.seconds(t.timeout())
                         + " (" + t.waitingFor() + "; not yet written: " + notYetWritten(t) + ")", t);
             }
-            throw new CliFailure("applying " + file + " failed: " + e.getCause().getMessage(), e.getCause());
+            throw new CliFailure("applying " + stateFile.path() + " failed: " + e.getCause().getMessage(), e.getCause());
         } finally {
             progress.close();
         }

@@ -2,31 +2,34 @@ package dev.ovnj.cli;
 
 import dev.ovnj.lb.BackendHealthView;
 import dev.ovnj.lb.LoadBalancerEngine;
+import dev.ovnj.lb.plan.DesiredRow;
 import dev.ovnj.lb.plan.LoadBalancerPlan;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.ovsdb.monitor.MonitorRequest;
 import dev.ovnj.ovsdb.monitor.TableMonitor;
+import dev.ovnj.ovsdb.tx.Condition;
 import java.io.BufferedWriter;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /**
  * {@code ovnj status}: the owned load balancers as the database holds them, and their problems.
  * Reads the client's cache only; without {@code --file} it starts no engine and monitors only what
- * the report reads ({@link #monitorRequest()}). The database does not record where a spec wanted to be attached,
+ * the report reads ({@link #monitorRequest(String)}). The database does not record where a spec wanted to be attached,
  * so routers and switches that do not exist are found only when {@code --file} says what is wanted.
  */
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {"List the load balancers ovnj owns: VIPs, backends, protocol, attachments and problems.",
+                "With --file, also what the file wants that does not exist (routers, switches); with --sb, per backend of each"
+                        + " health-checked VIP what OVN's service monitor says: online, offline, error or unknown (a UDP VIP's"
+                        + " backends as IP:PORT/udp).",
                 "Exit 0: no problems; 1: problems listed (with --file: pending specs and conflicts, one 'conflict:' line each);"
                         + " 2: no database, or an invalid --file."})
 final class StatusCommand implements Callable<Integer> {
@@ -37,26 +40,23 @@ final class StatusCommand implements Callable<Integer> {
     @Mixin
     private OutputOption output;
 
-    @Option(names = "--owner", paramLabel = "NAME", description = "Only this owner's load balancers (default: every owner's).")
-    private String owner;
+    @Mixin
+    private OwnerOption owner;
 
-    @Option(names = {"-f", "--file"}, paramLabel = "FILE",
-            description = "Also report what this desired state wants that does not exist (routers, switches).")
-    private Path file;
+    @Mixin
+    private DesiredStateFile stateFile;
 
-    @Option(names = "--sb", paramLabel = "REMOTES",
-            description = "Also read the OVN Southbound database and print, per backend of each health-checked VIP, what"
-                    + " OVN's service monitor says: online, offline, error or unknown (a UDP VIP's backends as IP:PORT/udp).")
-    private String southbound;
+    @Mixin
+    private SouthboundOption southbound;
 
     @Override
     public Integer call() {
-        DesiredState state = file == null ? null : DesiredStateReader.read(file);
-        String who = state == null ? owner : state.ownerOr(owner);
+        DesiredState state = stateFile.readIfGiven();
+        String who = owner.or(state);
         if (state == null) {
             // Nothing to plan: no engine (it would map and index every row for nothing), and only
             // the tables and columns the report reads.
-            try (OvsdbClient client = db.connect(db.remotes(), "OVN_Northbound", monitorRequest(), "--db")) {
+            try (OvsdbClient client = db.connect(db.remotes(), "OVN_Northbound", monitorRequest(who), "--db")) {
                 return report(client.cache(), who, Map.of(), List.of());
             }
         }
@@ -67,15 +67,22 @@ final class StatusCommand implements Callable<Integer> {
     }
 
     /**
-     * What {@code ovnj status} without {@code --file} reads: the load balancers whole, and of the
-     * routers, switches, groups and router ports only the columns that say what holds which load
+     * What {@code ovnj status} without {@code --file} reads: of the load balancers the columns the
+     * report prints (with {@code --owner}, only that owner's rows: the server filters them), and of
+     * the routers, switches, groups and router ports only the columns that say what holds which load
      * balancer and the routers' networks. A switch's {@code ports} (often the largest column of a
      * Northbound database) is not among them.
      *
+     * @param owner one owner, or null for every owner's rows
      * @return the monitor request
      */
-    static MonitorRequest monitorRequest() {
-        return MonitorRequest.of(TableMonitor.all("Load_Balancer"),
+    static MonitorRequest monitorRequest(String owner) {
+        TableMonitor balancers = TableMonitor.all("Load_Balancer")
+                .columns("name", "protocol", "vips", "options", "external_ids", "health_check");
+        if (owner != null) {
+            balancers = balancers.where(Condition.includes("external_ids", Map.of(DesiredRow.OWNER_KEY, owner)));
+        }
+        return MonitorRequest.of(balancers,
                 TableMonitor.all("Load_Balancer_Health_Check"),
                 TableMonitor.all("Load_Balancer_Group").columns("name", "load_balancer"),
                 TableMonitor.all("Logical_Router").columns("name", "ports", "load_balancer", "load_balancer_group"),
@@ -87,8 +94,8 @@ final class StatusCommand implements Callable<Integer> {
     private int report(RowCache nb, String who, Map<String, List<String>> pending, List<String> conflicts) {
         NorthboundSnapshot snapshot = NorthboundSnapshot.of(nb);
         Map<String, Map<String, String>> health = Map.of();
-        if (southbound != null) {
-            try (OvsdbClient sb = db.connect(southbound, "OVN_Southbound", LoadBalancerEngine.southboundMonitorRequest(), "--sb")) {
+        if (southbound.remotes().isPresent()) {
+            try (OvsdbClient sb = db.connect(southbound.remotes().get(), "OVN_Southbound", LoadBalancerEngine.southboundMonitorRequest(), "--sb")) {
                 sb.cache().addIndex(BackendHealthView.MONITOR_BY_IP);
                 health = BackendHealthReport.read(nb, sb.cache());
             }

@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ovnj.testkit.Nbctl;
+import dev.ovnj.testkit.BackendTopology;
 import dev.ovnj.testkit.OvnCentral;
 import dev.ovnj.testkit.OvnRelease;
-import dev.ovnj.testkit.Sbctl;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -41,20 +40,7 @@ class DoctorIT {
     @BeforeEach
     void start() throws Exception {
         ovn = OvnCentral.start();
-        Nbctl nbctl = ovn.nbctl();
-        nbctl.run("lr-add", "lr0",
-                "--", "lrp-add", "lr0", "lrp-ext", "00:00:00:00:01:01", "172.16.0.1/24",
-                "--", "lrp-add", "lr0", "lrp-int", "00:00:00:00:01:02", "10.0.0.1/24",
-                "--", "lrp-set-gateway-chassis", "lrp-ext", "gw1", "10");
-        nbctl.run("ls-add", "ls-int",
-                "--", "lsp-add", "ls-int", "int-lr0", "--", "lsp-set-type", "int-lr0", "router",
-                "--", "lsp-set-addresses", "int-lr0", "router", "--", "lsp-set-options", "int-lr0", "router-port=lrp-int",
-                "--", "lsp-add", "ls-int", "web1", "--", "lsp-set-addresses", "web1", "00:00:00:00:02:01 10.0.0.2",
-                "--", "lsp-add", "ls-int", "web2", "--", "lsp-set-addresses", "web2", "00:00:00:00:02:02 10.0.0.3");
-        Sbctl sbctl = ovn.sbctl();
-        sbctl.run("chassis-add", "gw1", "geneve", "127.0.0.1");
-        ovn.sync();
-        sbctl.run("lsp-bind", "cr-lrp-ext", "gw1", "--", "lsp-bind", "web1", "gw1", "--", "lsp-bind", "web2", "gw1");
+        BackendTopology.of(ovn).withGateway().create();
         file = dir.resolve("state.yaml");
         Files.writeString(file, STATE);
         OvnjProcess.Result r = OvnjProcess.run("reconcile", "--db", ovn.northbound().remote(), "--file", file.toString());

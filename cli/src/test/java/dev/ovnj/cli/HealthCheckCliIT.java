@@ -3,6 +3,7 @@ package dev.ovnj.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ovnj.testkit.Await;
+import dev.ovnj.testkit.BackendTopology;
 import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.OvnCentral;
 import dev.ovnj.testkit.Sbctl;
@@ -50,16 +51,7 @@ class HealthCheckCliIT {
         ovn = OvnCentral.start();
         nbctl = ovn.nbctl();
         sbctl = ovn.sbctl();
-        nbctl.run("lr-add", "lr0", "--", "lrp-add", "lr0", "lrp-int", "00:00:00:00:01:02", "10.0.0.1/24",
-                "--", "lrp-add", "lr0", "lrp-ext", "00:00:00:00:01:01", "172.16.0.1/24");
-        nbctl.run("ls-add", "ls-int",
-                "--", "lsp-add", "ls-int", "int-lr0", "--", "lsp-set-type", "int-lr0", "router",
-                "--", "lsp-set-addresses", "int-lr0", "router", "--", "lsp-set-options", "int-lr0", "router-port=lrp-int",
-                "--", "lsp-add", "ls-int", "web1", "--", "lsp-set-addresses", "web1", "00:00:00:00:02:01 10.0.0.2",
-                "--", "lsp-add", "ls-int", "web2", "--", "lsp-set-addresses", "web2", "00:00:00:00:02:02 10.0.0.3");
-        sbctl.run("chassis-add", "hv1", "geneve", "127.0.0.1");
-        ovn.sync();
-        sbctl.run("lsp-bind", "web1", "hv1", "--", "lsp-bind", "web2", "hv1");
+        BackendTopology.of(ovn).create();
     }
 
     @AfterEach

@@ -6,6 +6,7 @@ import dev.ovnj.lb.LoadBalancerEngine;
 import dev.ovnj.lb.diagnosis.OvnTrace;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.testkit.Await;
+import dev.ovnj.testkit.BackendTopology;
 import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.NbctlException;
 import dev.ovnj.testkit.OvnCentral;
@@ -36,18 +37,7 @@ class OvnTraceIT {
     void theVipForwardsToTheReadyEndpointsOnly() {
         try (OvnCentral ovn = OvnCentral.start()) {
             Nbctl nbctl = ovn.nbctl();
-            nbctl.run("lr-add", "lr0",
-                    "--", "lrp-add", "lr0", "lrp-ext", "00:00:00:00:01:01", "172.16.0.1/24",
-                    "--", "lrp-add", "lr0", "lrp-int", "00:00:00:00:01:02", "10.0.0.1/24",
-                    "--", "lrp-set-gateway-chassis", "lrp-ext", "gw1", "10");
-            nbctl.run("ls-add", "ls-int",
-                    "--", "lsp-add", "ls-int", "int-lr0", "--", "lsp-set-type", "int-lr0", "router",
-                    "--", "lsp-set-addresses", "int-lr0", "router", "--", "lsp-set-options", "int-lr0", "router-port=lrp-int",
-                    "--", "lsp-add", "ls-int", "web1", "--", "lsp-set-addresses", "web1", "00:00:00:00:02:01 10.0.0.2",
-                    "--", "lsp-add", "ls-int", "web2", "--", "lsp-set-addresses", "web2", "00:00:00:00:02:02 10.0.0.3");
-            ovn.sbctl().run("chassis-add", "gw1", "geneve", "127.0.0.1");
-            ovn.sync();
-            ovn.sbctl().run("lsp-bind", "cr-lrp-ext", "gw1", "--", "lsp-bind", "web1", "gw1", "--", "lsp-bind", "web2", "gw1");
+            BackendTopology.of(ovn).withGateway().create();
 
             try (OvsdbClient client = OvsdbClient.builder().remotes(ovn.northbound().remote())
                     .monitor(LoadBalancerEngine.monitorRequest()).build();

@@ -7,6 +7,7 @@ import dev.ovnj.lb.spec.VipSpec;
 import dev.ovnj.nb.model.LoadBalancer;
 import dev.ovnj.ovsdb.cache.RowCache;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,11 @@ import java.util.concurrent.Executor;
  *
  * <p>Root cause only: a load balancer that is missing is not also reported as detached; one that
  * is attached nowhere gets no further checks; flows are looked for only when northd is in sync
- * for the load balancer; {@code ovn-trace} runs only when nothing else is wrong with it.
+ * for the load balancer; {@code ovn-trace} runs only when nothing else is wrong with it; a router
+ * without a gateway is one finding naming every load balancer on it. Attachment is judged alike
+ * with and without desired specs (a row on no router and no switch is {@code not-attached}), so a
+ * database that matches the specs gives the same findings either way; the specs add only where
+ * the rows should be.
  */
 public final class Diagnosis {
     private final Optional<String> owner;
@@ -116,15 +121,20 @@ public final class Diagnosis {
                 usableTracer = Optional.empty();
             }
         }
-        List<Finding> findings = new ArrayList<>();
-        int checked = 0;
+        List<List<Finding>> bySubject = new ArrayList<>();
+        Map<UUID, GatewaylessRouter> gatewayless = new LinkedHashMap<>();
+        Map<UUID, Integer> firstOn = new HashMap<>();
         for (Subject s : subjects(nb)) {
-            checked++;
-            LoadBalancerCheck check = new LoadBalancerCheck(s, nb, sb, usableTracer, vip);
-            findings.addAll(check.run());
+            LoadBalancerCheck check = new LoadBalancerCheck(s, nb, sb, usableTracer, vip, gatewayless);
+            bySubject.add(new ArrayList<>(check.run()));
             skipped.addAll(check.skipped());
+            gatewayless.keySet().forEach(r -> firstOn.putIfAbsent(r, bySubject.size() - 1));
         }
-        return new DiagnosisReport(findings, checked, skipped);
+        // A router's finding goes with the first load balancer found on it.
+        gatewayless.forEach((r, g) -> bySubject.get(firstOn.get(r)).add(g.finding()));
+        List<Finding> findings = new ArrayList<>();
+        bySubject.forEach(findings::addAll);
+        return new DiagnosisReport(findings, bySubject.size(), skipped);
     }
 
     private List<Subject> subjects(NorthboundFacts nb) {

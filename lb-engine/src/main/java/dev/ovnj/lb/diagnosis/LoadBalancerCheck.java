@@ -33,10 +33,12 @@ final class LoadBalancerCheck {
     private final Optional<String> vipFilter;
     private final List<Finding> findings = new ArrayList<>();
     private final List<SkippedCheck> skipped = new ArrayList<>();
+    private final Map<UUID, GatewaylessRouter> gatewaylessRows;
 
     LoadBalancerCheck(Subject subject, NorthboundFacts nb, Optional<SouthboundFacts> sb, Optional<Tracer> tracer,
-                      Optional<String> vipFilter) {
+                      Optional<String> vipFilter, Map<UUID, GatewaylessRouter> gatewayless) {
         this.subject = subject;
+        this.gatewaylessRows = gatewayless;
         this.nb = nb;
         this.sb = sb;
         this.tracer = tracer;
@@ -105,7 +107,7 @@ final class LoadBalancerCheck {
         if (synced) {
             checkFlows(row, protocol, unambiguous, routers, switches, offline);
         }
-        boolean errors = findings.stream().anyMatch(f -> f.severity() == Severity.ERROR);
+        boolean errors = !gatewayless.isEmpty() || findings.stream().anyMatch(f -> f.severity() == Severity.ERROR);
         if (tracer.isPresent() && !errors) {
             for (UUID r : routers) {
                 if (!gatewayless.contains(r)) {
@@ -131,6 +133,7 @@ final class LoadBalancerCheck {
     private void checkAttachment(UUID uuid, String row, Set<UUID> routers, Set<UUID> switches) {
         List<String> groups = nb.groupsOf(uuid);
         String via = groups.isEmpty() ? "" : " (directly or through group " + String.join(", ", groups) + ")";
+        int before = findings.size();
         if (subject.desired().isPresent()) {
             LoadBalancerSpec spec = subject.desired().get();
             for (String name : new TreeSet<>(spec.routers())) {
@@ -153,12 +156,15 @@ final class LoadBalancerCheck {
                             "apply the desired state (ovnj reconcile) or ovn-nbctl ls-lb-add " + name + " " + row);
                 }
             }
-        } else if (routers.isEmpty()) {
-            List<String> on = switches.stream().map(nb::switchName).sorted().toList();
-            add(FindingCode.NOT_ATTACHED, null, "Load_Balancer " + row + " (" + uuid + ") is on no router"
-                    + (on.isEmpty() ? " and no switch" : " (only on switch " + String.join(", ", on) + ")")
-                    + ", so nothing outside reaches its VIPs",
-                    "attach it to the gateway router: add the router to the spec and run ovnj reconcile, or ovn-nbctl lr-lb-add ROUTER " + row);
+        }
+        // The same rule with or without a file, so the same database gives the same findings: where
+        // the row should be is known only from a file, but a row on nothing serves nobody either way.
+        // (A row on switches only is a valid east-west load balancer, not a finding.)
+        if (routers.isEmpty() && switches.isEmpty() && findings.size() == before) {
+            add(FindingCode.NOT_ATTACHED, null, "Load_Balancer " + row + " (" + uuid + ") is on no router and no switch"
+                    + (groups.isEmpty() ? "" : " (its group " + String.join(", ", groups) + " is on none either)")
+                    + ", so nothing reaches its VIPs",
+                    "attach it: add a router or switch to the spec and run ovnj reconcile, or ovn-nbctl lr-lb-add ROUTER " + row);
         }
     }
 
@@ -202,10 +208,9 @@ final class LoadBalancerCheck {
         }
         List<LogicalRouterPort> gateways = gatewayPorts(router);
         if (gateways.isEmpty() && !router.options().containsKey("chassis")) {
+            // Reported once per router by the diagnosis (GatewaylessRouter), not once per load balancer.
             gatewayless.add(r);
-            add(FindingCode.NO_GATEWAY_CHASSIS, null, "router " + router.name() + " (" + r + "), which " + row + " is on, has no gateway: no port with "
-                    + "gateway_chassis or ha_chassis_group, no options:chassis, no options:redirect-chassis; nothing answers ARP for its VIPs outside",
-                    "ovn-nbctl lrp-set-gateway-chassis EXTERNAL-PORT CHASSIS (or set options:chassis on a gateway router)");
+            gatewaylessRows.computeIfAbsent(r, k -> new GatewaylessRouter(r, router.name())).add(subject.name(), row);
             return;
         }
         if (sb.isEmpty()) {

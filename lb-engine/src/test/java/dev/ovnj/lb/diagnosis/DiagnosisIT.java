@@ -114,12 +114,28 @@ class DiagnosisIT {
     }
 
     @Test
-    void notAttachedWithoutFileMeansOnNoRouter() {
-        ovn.nbctl.run("lr-lb-del", "lr0", "web-tcp");
+    void notAttachedWithoutFileMeansOnNoRouterAndNoSwitch() {
+        ovn.nbctl.run("lr-lb-del", "lr0", "web-tcp", "--", "ls-lb-del", "ls-int", "web-tcp");
         ovn.sync();
-        DiagnosisReport r = diagnose(Diagnosis.builder().owner(OvnSandbox.OWNER).build());
-        assertThat(errorCodes(r)).containsExactly(FindingCode.NOT_ATTACHED);
-        assertThat(r.withCode(FindingCode.NOT_ATTACHED).get(0).message()).contains("on no router");
+        for (DiagnosisReport r : List.of(diagnose(Diagnosis.builder().owner(OvnSandbox.OWNER).build()), diagnose(desired(WEB)))) {
+            assertThat(errorCodes(r)).containsExactly(FindingCode.NOT_ATTACHED);
+        }
+        assertThat(diagnose(Diagnosis.builder().owner(OvnSandbox.OWNER).build()).findings()).singleElement()
+                .satisfies(f -> assertThat(f.message()).contains("on no router and no switch"));
+    }
+
+    @Test
+    void aSwitchOnlyLoadBalancerHasTheSameFindingsWithAndWithoutTheFile() {
+        // East-west: on the switch only, one backend without a port. Only the warning, either way.
+        ovn.createLoadBalancer("east-tcp", "east", "10.0.0.100:80", "10.0.0.2:80,10.0.0.9:80");
+        ovn.nbctl.run("ls-lb-add", "ls-int", "east-tcp");
+        ovn.sync();
+        LoadBalancerSpec east = LoadBalancerSpec.builder("east").tcp("10.0.0.100:80", "10.0.0.2:80", "10.0.0.9:80")
+                .switches("ls-int").build();
+        DiagnosisReport byFile = diagnose(Diagnosis.builder().owner(OvnSandbox.OWNER).specs(List.of(east)).build());
+        DiagnosisReport byOwner = diagnose(Diagnosis.builder().owner(OvnSandbox.OWNER).loadBalancer("east").build());
+        assertThat(byFile.findings()).extracting(Finding::code).containsExactly(FindingCode.BACKEND_NO_PORT);
+        assertThat(byOwner.findings()).isEqualTo(byFile.findings());
     }
 
     @Test
@@ -137,12 +153,27 @@ class DiagnosisIT {
     }
 
     @Test
-    void noGatewayChassis() {
-        ovn.nbctl.run("lrp-del-gateway-chassis", "lrp-ext", "gw1");
+    void noGatewayChassisIsOneFindingPerRouterNamingEveryLoadBalancerOnIt() {
+        ovn.createLoadBalancer("api-tcp", "api", "172.16.0.101:443", "10.0.0.2:443");
+        ovn.createLoadBalancer("dns-tcp", "dns", "172.16.0.102:53", "10.0.0.3:53");
+        ovn.nbctl.run("lr-lb-add", "lr0", "api-tcp", "--", "lr-lb-add", "lr0", "dns-tcp",
+                "--", "ls-lb-add", "ls-int", "api-tcp", "--", "ls-lb-add", "ls-int", "dns-tcp",
+                "--", "lrp-del-gateway-chassis", "lrp-ext", "gw1");
         ovn.sync();
-        DiagnosisReport r = diagnose(desired(WEB));
-        assertThat(errorCodes(r)).containsExactly(FindingCode.NO_GATEWAY_CHASSIS);
-        assertThat(r.withCode(FindingCode.NO_GATEWAY_CHASSIS).get(0).message()).contains("router lr0");
+        LoadBalancerSpec api = LoadBalancerSpec.builder("api").tcp("172.16.0.101:443", "10.0.0.2:443").routers("lr0")
+                .switches("ls-int").build();
+        LoadBalancerSpec dns = LoadBalancerSpec.builder("dns").tcp("172.16.0.102:53", "10.0.0.3:53").routers("lr0")
+                .switches("ls-int").build();
+        for (DiagnosisReport r : List.of(diagnose(desired(WEB, api, dns)), diagnose(Diagnosis.builder().owner(OvnSandbox.OWNER).build()))) {
+            assertThat(errorCodes(r)).containsExactly(FindingCode.NO_GATEWAY_CHASSIS);
+            assertThat(r.checked()).isEqualTo(3);
+            assertThat(r.withCode(FindingCode.NO_GATEWAY_CHASSIS)).singleElement().satisfies(f -> {
+                assertThat(f.lbs()).containsExactlyInAnyOrder("web", "api", "dns");
+                assertThat(f.lb()).isEqualTo(f.lbs().get(0));
+                assertThat(f.message()).contains("router lr0").contains("3 load balancers").contains("web-tcp")
+                        .contains("api-tcp").contains("dns-tcp");
+            });
+        }
     }
 
     @Test
