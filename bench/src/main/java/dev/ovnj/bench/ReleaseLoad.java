@@ -50,7 +50,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Not part of {@code bench/run.sh}: it needs minutes per release ({@code bench/releases.sh} runs it
  * per release and prints one line each).
  *
- * <p>Arguments: {@code [sync=N] [central=N] [runs=R] [pairs=R] [out=FILE]}; a zero size skips that part.
+ * <p>Arguments: {@code [sync=N] [central=N] [runs=R] [pairs=R] [hold=SECONDS] [nb=REMOTE sb=REMOTE] [out=FILE]};
+ * a zero size skips that part; {@code nb} and {@code sb} run the doctor runs and paired syncs against a
+ * central that another run holds ({@code hold}), {@code central} then being its number of load balancers.
  */
 public final class ReleaseLoad {
     private static final Duration NORTHD_WAIT = Duration.ofMinutes(30);
@@ -71,8 +73,11 @@ public final class ReleaseLoad {
      * @throws Exception when a part cannot run
      */
     public static void main(String[] args) throws Exception {
-        Map<String, Integer> sizes = new LinkedHashMap<>(Map.of("sync", 50_000, "central", 10_000, "runs", 5, "pairs", 5));
+        Map<String, Integer> sizes = new LinkedHashMap<>(Map.of("sync", 50_000, "central", 10_000, "runs", 5, "pairs", 5,
+                "hold", 0));
         Path out = null;
+        String nbRemote = null;
+        String sbRemote = null;
         for (String a : args) {
             String[] kv = a.split("=", 2);
             if (kv.length != 2) {
@@ -80,10 +85,14 @@ public final class ReleaseLoad {
             }
             if (kv[0].equals("out")) {
                 out = Path.of(kv[1]);
+            } else if (kv[0].equals("nb")) {
+                nbRemote = kv[1];
+            } else if (kv[0].equals("sb")) {
+                sbRemote = kv[1];
             } else if (sizes.containsKey(kv[0])) {
                 sizes.put(kv[0], Integer.parseInt(kv[1]));
             } else {
-                throw new IllegalArgumentException("unknown argument " + kv[0] + "; known: " + sizes.keySet() + ", out");
+                throw new IllegalArgumentException("unknown argument " + kv[0] + "; known: " + sizes.keySet() + ", out, nb, sb");
             }
         }
         OvnRelease release = OvnRelease.current();
@@ -95,8 +104,12 @@ public final class ReleaseLoad {
             if (sizes.get("sync") > 0) {
                 sync(sizes.get("sync"), results);
             }
-            if (sizes.get("central") > 0) {
-                central(sizes.get("central"), sizes.get("runs"), sizes.get("pairs"), results);
+            if (nbRemote != null && sbRemote != null) {
+                // A central another run holds: only the doctor runs and paired syncs, against it.
+                doctorRuns(sizes.get("central"), sizes.get("runs"), nbRemote, sbRemote, results);
+                pairedSyncs(sizes.get("central"), sizes.get("pairs"), nbRemote, sbRemote, results);
+            } else if (sizes.get("central") > 0) {
+                central(sizes.get("central"), sizes.get("runs"), sizes.get("pairs"), sizes.get("hold"), results);
             }
             if (out != null) {
                 Files.writeString(out, results.toJson(), StandardCharsets.UTF_8);
@@ -157,7 +170,7 @@ public final class ReleaseLoad {
     }
 
     /** ovn-northd between two unix-socket databases with {@code n} load balancers; doctor runs and paired syncs. */
-    static void central(int n, int runs, int pairs, Results results) throws Exception {
+    static void central(int n, int runs, int pairs, int holdSeconds, Results results) throws Exception {
         Path dir = Files.createTempDirectory("ovnj-release-load-");
         try (OvsdbServer nb = OvsdbServer.builder().unixSocket(true).start();
              OvsdbServer sb = OvsdbServer.builder().schema(Schemas.ovnSouthbound(dir)).unixSocket(true).start()) {
@@ -173,6 +186,7 @@ public final class ReleaseLoad {
             try {
                 doctorRuns(n, runs, nbRemote, sbRemote, results);
                 pairedSyncs(n, pairs, nbRemote, sbRemote, results);
+                hold(holdSeconds, nbRemote, sbRemote);
             } finally {
                 northd.close();
             }
@@ -183,6 +197,23 @@ public final class ReleaseLoad {
                 }
             }
             Files.deleteIfExists(dir);
+        }
+    }
+
+    /**
+     * Keeps the central running for other processes (nb=... sb=... runs of this class, a profiler)
+     * until the time is up or the file {@code /tmp/ovnj-release-load.stop} appears: seeding 100,000
+     * load balancers and their translation take longer than the runs against them.
+     */
+    private static void hold(int seconds, String nbRemote, String sbRemote) throws InterruptedException {
+        if (seconds <= 0) {
+            return;
+        }
+        Path stop = Path.of("/tmp/ovnj-release-load.stop");
+        System.out.println("  holding nb=" + nbRemote + " sb=" + sbRemote + " for " + seconds + " s (or until " + stop + " exists)");
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < end && !Files.exists(stop)) {
+            Thread.sleep(1000);
         }
     }
 
@@ -252,7 +283,7 @@ public final class ReleaseLoad {
             Path log = Files.createTempFile("ovnj-release-doctor", ".txt");
             try {
                 List<String> command = new ArrayList<>(ovnjCommand());
-                command.addAll(List.of("doctor", "--db", nbRemote, "--sb", sbRemote));
+                command.addAll(List.of("doctor", "--db", nbRemote, "--sb", sbRemote, "--timeout", String.valueOf(SYNC_WAIT.toSeconds())));
                 ProcessBuilder pb = new ProcessBuilder(command)
                         .redirectErrorStream(true).redirectOutput(log.toFile());
                 pb.environment().remove("OVN_NB_DAEMON");
