@@ -13,12 +13,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Detects a dead peer the way OVSDB itself does: after one probe interval without receiving
- * anything it sends an {@code echo}, and if another interval passes in silence it closes the
- * channel with an {@link InactivityTimeoutException} as the cause.
+ * anything it sends an {@code echo}, and if the echo then stays unanswered for another interval
+ * it closes the channel with an {@link InactivityTimeoutException} as the cause.
  *
  * <p>It must sit first in the pipeline, before any decoder, so that every received byte counts
  * as a sign of life; a large message that takes longer than the interval to arrive then keeps
  * the connection alive. It also counts received bytes. All timing uses the channel's event loop.
+ *
+ * <p>A busy client must not take its own slowness for a dead server. The echo's interval counts
+ * from when the echo was actually sent, not from when it was due; and the decision to close is
+ * confirmed by a second check a moment later, so that the event loop gets to read first: when the
+ * loop (or the whole JVM, in a collection, or the process, starved of CPU) stood still, a timer
+ * that was due meanwhile can run before the bytes that arrived meanwhile are read, and the silence
+ * it sees is the client's own. A dead peer is still found within two intervals and
+ * {@link #confirmDelay(long) a tenth of one} (at most 100 ms).
  */
 public final class InactivityProbe extends ChannelInboundHandlerAdapter {
 
@@ -27,8 +35,11 @@ public final class InactivityProbe extends ChannelInboundHandlerAdapter {
     private final long intervalNanos;
     private final Runnable echoSender;
     private final LongSupplier nanoClock;
+    private final long confirmNanos;
     private long lastReadNanos;
     private boolean echoSent;
+    private long echoSentNanos;
+    private boolean confirming;
     private ScheduledFuture<?> timer;
     // Written only by the event loop; volatile so that other threads can read it.
     private volatile long bytesReceived;
@@ -48,6 +59,18 @@ public final class InactivityProbe extends ChannelInboundHandlerAdapter {
         this.intervalNanos = Math.max(0, Objects.requireNonNull(interval, "interval").toNanos());
         this.echoSender = Objects.requireNonNull(echoSender, "echoSender");
         this.nanoClock = nanoClock;
+        this.confirmNanos = confirmDelay(intervalNanos);
+    }
+
+    /**
+     * How long a due close waits for one more look: long enough for the event loop to finish its
+     * current tasks and read what has arrived, short against the interval.
+     *
+     * @param intervalNanos the probe interval
+     * @return a tenth of the interval, at most 100 ms
+     */
+    static long confirmDelay(long intervalNanos) {
+        return Math.min(intervalNanos / 10, TimeUnit.MILLISECONDS.toNanos(100));
     }
 
     /**
@@ -114,18 +137,29 @@ public final class InactivityProbe extends ChannelInboundHandlerAdapter {
         if (!ctx.channel().isOpen()) {
             return;
         }
-        long silentNanos = nanoClock.getAsLong() - lastReadNanos;
+        long now = nanoClock.getAsLong();
+        long silentNanos = now - lastReadNanos;
         if (silentNanos < intervalNanos) {
             echoSent = false;
+            confirming = false;
             schedule(ctx, intervalNanos - silentNanos);
         } else if (!echoSent) {
             echoSent = true;
             LOG.debug("no data from {} for {} ms, sending echo", ctx.channel().remoteAddress(),
                     TimeUnit.NANOSECONDS.toMillis(silentNanos));
             echoSender.run();
+            // After the send: the peer's interval to answer starts when the echo is out.
+            echoSentNanos = nanoClock.getAsLong();
             schedule(ctx, intervalNanos);
-        } else if (silentNanos < 2 * intervalNanos) {
-            schedule(ctx, 2 * intervalNanos - silentNanos);
+        } else if (now - echoSentNanos < intervalNanos) {
+            schedule(ctx, intervalNanos - (now - echoSentNanos));
+        } else if (!confirming) {
+            // The loop may have stood still with the answer waiting in the socket: this timer
+            // then runs before the read. A second look after the loop's next read decides.
+            confirming = true;
+            LOG.debug("no answer from {} to the echo sent {} ms ago; confirming after the next read",
+                    ctx.channel().remoteAddress(), TimeUnit.NANOSECONDS.toMillis(now - echoSentNanos));
+            schedule(ctx, confirmNanos);
         } else {
             InactivityTimeoutException cause = new InactivityTimeoutException(ctx.channel().remoteAddress(),
                     TimeUnit.NANOSECONDS.toMillis(silentNanos), TimeUnit.NANOSECONDS.toMillis(intervalNanos));

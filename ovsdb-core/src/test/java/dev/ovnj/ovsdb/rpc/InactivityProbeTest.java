@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 class InactivityProbeTest {
 
     private static final Duration INTERVAL = Duration.ofSeconds(5);
+    private static final long CONFIRM_MILLIS = 100;
 
     private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     private final AtomicInteger echoes = new AtomicInteger();
@@ -52,6 +53,12 @@ class InactivityProbeTest {
         ch.runScheduledPendingTasks();
     }
 
+    /** Time passes while the event loop runs nothing: a busy loop, a collection, a starved process. */
+    private void stallMillis(long millis) {
+        nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(millis));
+        ch.advanceTimeBy(millis, TimeUnit.MILLISECONDS);
+    }
+
     private void receive(String text) {
         ch.writeInbound(Unpooled.copiedBuffer(text, StandardCharsets.UTF_8));
     }
@@ -78,18 +85,77 @@ class InactivityProbeTest {
     }
 
     @Test
-    void closesAfterTwoIntervalsOfSilence() {
+    void closesAfterTwoIntervalsOfSilenceAndTheConfirmingLook() {
         install(INTERVAL);
         advanceMillis(5000);
         advanceMillis(4999);
         assertThat(ch.isOpen()).isTrue();
         advanceMillis(1);
+        // Due, but not before the loop has had its chance to read (see the stall tests below).
+        assertThat(ch.isOpen()).isTrue();
+        advanceMillis(CONFIRM_MILLIS);
 
         assertThat(ch.isOpen()).isFalse();
         assertThat(echoes).hasValue(1);
         assertThat(errors).singleElement().isInstanceOf(InactivityTimeoutException.class)
                 .satisfies(e -> assertThat(e.getMessage())
-                        .matches("no data from .+ for 10000 ms \\(inactivity probe 5000 ms\\)"));
+                        .matches("no data from .+ for 10100 ms \\(inactivity probe 5000 ms\\)"));
+    }
+
+    /**
+     * The event loop (or the JVM) stood still for longer than two intervals right after the echo
+     * went out, and the answer arrived meanwhile: the timer that was due runs first when the loop
+     * resumes, before the read. The client's own stall is not the server's silence.
+     */
+    @Test
+    void stallOfTheLoopWithTheAnswerWaitingDoesNotClose() {
+        install(INTERVAL);
+        advanceMillis(5000);
+        assertThat(echoes).hasValue(1);
+        stallMillis(12_000);
+        // The resumed loop runs the overdue timer before reading the socket.
+        ch.runScheduledPendingTasks();
+        assertThat(ch.isOpen()).isTrue();
+        receive("{\"id\":1,\"result\":[],\"error\":null}");
+        advanceMillis(CONFIRM_MILLIS);
+
+        assertThat(ch.isOpen()).isTrue();
+        assertThat(errors).isEmpty();
+        // Rearmed from the answer, read 100 ms ago.
+        advanceMillis(4899);
+        assertThat(echoes).hasValue(1);
+        advanceMillis(1);
+        assertThat(echoes).hasValue(2);
+    }
+
+    /** The same stall with nothing waiting: the peer is silent indeed, and the probe closes right after the look. */
+    @Test
+    void stallOfTheLoopWithNothingWaitingCloses() {
+        install(INTERVAL);
+        advanceMillis(5000);
+        stallMillis(12_000);
+        ch.runScheduledPendingTasks();
+        assertThat(ch.isOpen()).isTrue();
+        advanceMillis(CONFIRM_MILLIS);
+
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(errors).singleElement().isInstanceOf(InactivityTimeoutException.class);
+    }
+
+    /** An echo that went out late (its timer was held up) still gets a whole interval to be answered. */
+    @Test
+    void lateEchoGetsAWholeIntervalFromWhenItWasSent() {
+        install(INTERVAL);
+        stallMillis(9000);
+        ch.runScheduledPendingTasks();
+        assertThat(echoes).hasValue(1);
+        advanceMillis(4999);
+        advanceMillis(CONFIRM_MILLIS);
+        assertThat(ch.isOpen()).isTrue();
+        receive("{\"id\":1,\"result\":[],\"error\":null}");
+        advanceMillis(4999);
+        assertThat(ch.isOpen()).isTrue();
+        assertThat(errors).isEmpty();
     }
 
     @Test
