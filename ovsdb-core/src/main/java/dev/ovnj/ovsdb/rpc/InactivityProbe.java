@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * as a sign of life; a large message that takes longer than the interval to arrive then keeps
  * the connection alive. It also counts received bytes. All timing uses the channel's event loop.
  *
- * <p>A busy client must not take its own slowness for a dead server. The echo's interval counts
+ * <p>A busy client must not take its own slowness for a dead server. Any byte received answers
+ * the echo, however soon after it, so a timer that runs late sends a new echo rather than waiting
+ * for an old one that was answered. The echo's interval counts
  * from when the echo was actually sent, not from when it was due; and the decision to close is
  * confirmed by a second check a moment later, so that the event loop gets to read first: when the
  * loop (or the whole JVM, in a collection, or the process, starved of CPU) stood still, a timer
@@ -109,6 +111,11 @@ public final class InactivityProbe extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         lastReadNanos = nanoClock.getAsLong();
+        // Any byte answers the echo. Without this, an answer that came within a few milliseconds
+        // of the echo, followed by a timer that ran a few milliseconds late, looked like an echo
+        // still unanswered: no new echo went out and the connection closed an interval later.
+        echoSent = false;
+        confirming = false;
         if (msg instanceof ByteBuf buf) {
             bytesReceived += buf.readableBytes();
         }
@@ -140,8 +147,6 @@ public final class InactivityProbe extends ChannelInboundHandlerAdapter {
         long now = nanoClock.getAsLong();
         long silentNanos = now - lastReadNanos;
         if (silentNanos < intervalNanos) {
-            echoSent = false;
-            confirming = false;
             schedule(ctx, intervalNanos - silentNanos);
         } else if (!echoSent) {
             echoSent = true;
@@ -152,6 +157,7 @@ public final class InactivityProbe extends ChannelInboundHandlerAdapter {
             echoSentNanos = nanoClock.getAsLong();
             schedule(ctx, intervalNanos);
         } else if (now - echoSentNanos < intervalNanos) {
+            // Sent, and nothing received since.
             schedule(ctx, intervalNanos - (now - echoSentNanos));
         } else if (!confirming) {
             // The loop may have stood still with the answer waiting in the socket: this timer

@@ -103,6 +103,31 @@ class InactivityProbeTest {
     }
 
     /**
+     * The answer came 2 ms after the echo and the next timer ran 5 ms late, so that the silence
+     * since the answer already exceeded an interval: that is a new silence, which needs a new
+     * echo, not the old echo still unanswered (ovnj doctor lost its idle Northbound connection
+     * this way on a loaded machine, over unix sockets, where the server sends no probes of its own).
+     */
+    @Test
+    void quickAnswerAndALateTimerSendTheNextEchoInsteadOfClosing() {
+        install(INTERVAL);
+        advanceMillis(5000);
+        assertThat(echoes).hasValue(1);
+        advanceMillis(2);
+        receive("{\"id\":1,\"result\":[],\"error\":null}");
+        stallMillis(5003);
+        ch.runScheduledPendingTasks();
+        assertThat(echoes).hasValue(2);
+        advanceMillis(2);
+        receive("{\"id\":2,\"result\":[],\"error\":null}");
+        advanceMillis(5100);
+
+        assertThat(ch.isOpen()).isTrue();
+        assertThat(echoes).hasValue(3);
+        assertThat(errors).isEmpty();
+    }
+
+    /**
      * The event loop (or the JVM) stood still for longer than two intervals right after the echo
      * went out, and the answer arrived meanwhile: the timer that was due runs first when the loop
      * resumes, before the read. The client's own stall is not the server's silence.
