@@ -7,6 +7,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,11 @@ import org.slf4j.LoggerFactory;
  * that was due meanwhile can run before the bytes that arrived meanwhile are read, and the silence
  * it sees is the client's own. A dead peer is still found within two intervals and
  * {@link #confirmDelay(long) a tenth of one} (at most 100 ms).
+ *
+ * <p>Nor is a server silent while it composes the reply to this client's own request for a
+ * database dump: ovsdb-server builds a monitor's initial reply whole, answering nothing
+ * meanwhile, which takes longer than an interval for a large Southbound. While such a request is
+ * pending the probe keeps probing but does not close; the request's timeout bounds the wait.
  */
 public final class InactivityProbe extends ChannelInboundHandlerAdapter {
 
@@ -36,6 +42,7 @@ public final class InactivityProbe extends ChannelInboundHandlerAdapter {
 
     private final long intervalNanos;
     private final Runnable echoSender;
+    private final BooleanSupplier serverBusyForUs;
     private final LongSupplier nanoClock;
     private final long confirmNanos;
     private long lastReadNanos;
@@ -54,12 +61,28 @@ public final class InactivityProbe extends ChannelInboundHandlerAdapter {
      *                   the event loop and must not block
      */
     public InactivityProbe(Duration interval, Runnable echoSender) {
-        this(interval, echoSender, System::nanoTime);
+        this(interval, echoSender, () -> false, System::nanoTime);
     }
 
-    InactivityProbe(Duration interval, Runnable echoSender, LongSupplier nanoClock) {
+    /**
+     * Creates a probe that spares a server busy with this client's own request.
+     *
+     * @param interval        silence tolerated before probing; zero or negative disables probing
+     * @param echoSender      sends an {@code echo} request when the peer has been silent; it is run
+     *                        on the event loop and must not block
+     * @param serverBusyForUs whether the peer is known to be working on a request of ours that it
+     *                        answers nothing else during (a database dump: {@link RpcConnection#awaitingDump()});
+     *                        silence then does not close, and that request's timeout bounds it. Run
+     *                        on the event loop.
+     */
+    public InactivityProbe(Duration interval, Runnable echoSender, BooleanSupplier serverBusyForUs) {
+        this(interval, echoSender, serverBusyForUs, System::nanoTime);
+    }
+
+    InactivityProbe(Duration interval, Runnable echoSender, BooleanSupplier serverBusyForUs, LongSupplier nanoClock) {
         this.intervalNanos = Math.max(0, Objects.requireNonNull(interval, "interval").toNanos());
         this.echoSender = Objects.requireNonNull(echoSender, "echoSender");
+        this.serverBusyForUs = Objects.requireNonNull(serverBusyForUs, "serverBusyForUs");
         this.nanoClock = nanoClock;
         this.confirmNanos = confirmDelay(intervalNanos);
     }
@@ -166,6 +189,14 @@ public final class InactivityProbe extends ChannelInboundHandlerAdapter {
             LOG.debug("no answer from {} to the echo sent {} ms ago; confirming after the next read",
                     ctx.channel().remoteAddress(), TimeUnit.NANOSECONDS.toMillis(now - echoSentNanos));
             schedule(ctx, confirmNanos);
+        } else if (serverBusyForUs.getAsBoolean()) {
+            // ovsdb-server composes a dump whole before sending any of it, and answers no echo
+            // meanwhile. Probe again an interval on; the dump request's own timeout bounds this.
+            LOG.debug("no data from {} for {} ms while it composes a dump for us; waiting", ctx.channel().remoteAddress(),
+                    TimeUnit.NANOSECONDS.toMillis(silentNanos));
+            echoSent = false;
+            confirming = false;
+            schedule(ctx, intervalNanos);
         } else {
             InactivityTimeoutException cause = new InactivityTimeoutException(ctx.channel().remoteAddress(),
                     TimeUnit.NANOSECONDS.toMillis(silentNanos), TimeUnit.NANOSECONDS.toMillis(intervalNanos));

@@ -58,6 +58,7 @@ public final class RpcConnection extends ChannelDuplexHandler {
 
     // Confined to the event loop, which makes every state transition single-threaded.
     private final Map<Long, PendingCall> pending = new HashMap<>();
+    private int pendingDumps;
     private long nextId = 1;
     private boolean flushScheduled;
     private boolean closed;
@@ -213,6 +214,24 @@ public final class RpcConnection extends ChannelDuplexHandler {
         return maxPendingRequests;
     }
 
+    /**
+     * Whether a request for a database dump (a {@code monitor}, {@code monitor_cond} or
+     * {@code monitor_cond_since}, whose reply holds the monitored tables' rows) awaits its
+     * answer. ovsdb-server composes such a reply whole before it sends a byte of it, and answers
+     * nothing else meanwhile: seconds of silence for a large Southbound, which is then this
+     * client's own doing and not a sign of a dead server (see {@link InactivityProbe}). The
+     * request's own timeout still bounds the wait. Event loop only.
+     *
+     * @return true while such a request is pending
+     */
+    boolean awaitingDump() {
+        return pendingDumps > 0;
+    }
+
+    private static boolean isDump(String method) {
+        return method.equals("monitor") || method.equals("monitor_cond") || method.equals("monitor_cond_since");
+    }
+
     @Override
     public void handlerAdded(ChannelHandlerContext context) {
         this.ctx = context;
@@ -299,6 +318,9 @@ public final class RpcConnection extends ChannelDuplexHandler {
         long id = nextId++;
         PendingCall call = new PendingCall(method, result);
         pending.put(id, call);
+        if (isDump(method)) {
+            pendingDumps++;
+        }
         if (!timeout.isZero() && !timeout.isNegative()) {
             call.timer(context.executor().schedule(() -> expire(id, timeout), timeout.toNanos(), TimeUnit.NANOSECONDS));
         }
@@ -354,6 +376,9 @@ public final class RpcConnection extends ChannelDuplexHandler {
     private PendingCall forget(long id) {
         PendingCall call = pending.remove(id);
         if (call != null) {
+            if (isDump(call.method())) {
+                pendingDumps--;
+            }
             call.cancelTimer();
             pendingCount.decrementAndGet();
         }
@@ -400,6 +425,7 @@ public final class RpcConnection extends ChannelDuplexHandler {
         }
         List<PendingCall> calls = new ArrayList<>(pending.values());
         pending.clear();
+        pendingDumps = 0;
         for (PendingCall call : calls) {
             call.cancelTimer();
             pendingCount.decrementAndGet();

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,6 +27,7 @@ class InactivityProbeTest {
 
     private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     private final AtomicInteger echoes = new AtomicInteger();
+    private final AtomicBoolean busy = new AtomicBoolean();
     private final List<Throwable> errors = new CopyOnWriteArrayList<>();
     private EmbeddedChannel ch;
 
@@ -36,7 +38,7 @@ class InactivityProbeTest {
     }
 
     private InactivityProbe install(Duration interval) {
-        InactivityProbe probe = new InactivityProbe(interval, echoes::incrementAndGet, nanos::get);
+        InactivityProbe probe = new InactivityProbe(interval, echoes::incrementAndGet, busy::get, nanos::get);
         ch.pipeline().addLast(probe);
         ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
             @Override
@@ -222,6 +224,26 @@ class InactivityProbeTest {
         receive("\",\"error\":null}");
         assertThat(decoded).singleElement().satisfies(n -> assertThat(n.get("result").asText()).hasSize(20_000));
         assertThat(probe.bytesReceived()).isEqualTo(18 + 20_000 + 15);
+    }
+
+    /** A server composing the dump this client asked for answers nothing for a while: no close until the request is over. */
+    @Test
+    void silenceWhileTheServerComposesOurDumpDoesNotClose() {
+        install(INTERVAL);
+        busy.set(true);
+        for (int i = 0; i < 8; i++) {
+            advanceMillis(5000);
+        }
+        assertThat(ch.isOpen()).isTrue();
+        assertThat(echoes.get()).isGreaterThanOrEqualTo(3);
+
+        // The request ended (its timeout, say) and the server is still silent: closed within two intervals.
+        busy.set(false);
+        advanceMillis(5000);
+        advanceMillis(5000);
+        advanceMillis(CONFIRM_MILLIS);
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(errors).singleElement().isInstanceOf(InactivityTimeoutException.class);
     }
 
     @Test

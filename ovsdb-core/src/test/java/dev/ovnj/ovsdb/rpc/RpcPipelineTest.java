@@ -115,6 +115,41 @@ class RpcPipelineTest {
         assertThat(conn.unmatchedResponses()).isZero();
     }
 
+    /**
+     * ovsdb-server sends nothing while it composes a monitor's initial reply: a pending dump
+     * request spares the probe, and its own timeout (30 s here) ends the wait on a dead server.
+     */
+    @Test
+    void pendingDumpRequestSparesTheProbeUntilItsTimeout() {
+        EmbeddedChannel ch = channel(FrameLimits.defaults(), Duration.ofSeconds(5));
+        CompletableFuture<JsonNode> dump = conn.call("monitor_cond_since", JsonNodeFactory.instance.arrayNode(), Duration.ofSeconds(30));
+        for (int i = 0; i < 5; i++) {
+            advance(ch, 5000);
+        }
+        assertThat(ch.isOpen()).isTrue();
+        assertThat(dump).isNotDone();
+
+        advance(ch, 5000);
+        assertThat(dump).isCompletedExceptionally();
+        // The dump is over: the server gets the usual two intervals, plus the confirming look.
+        advance(ch, 5000);
+        advance(ch, 5000);
+        advance(ch, 100);
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(conn.closeFuture().join()).isInstanceOf(InactivityTimeoutException.class);
+    }
+
+    @Test
+    void otherPendingRequestsDoNotSpareTheProbe() {
+        EmbeddedChannel ch = channel(FrameLimits.defaults(), Duration.ofSeconds(5));
+        CompletableFuture<JsonNode> tx = conn.call("transact", JsonNodeFactory.instance.arrayNode(), Duration.ofSeconds(30));
+        advance(ch, 5000);
+        advance(ch, 5000);
+        advance(ch, 100);
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(tx).isCompletedExceptionally();
+    }
+
     private void advance(EmbeddedChannel ch, long millis) {
         nanos.addAndGet(TimeUnit.MILLISECONDS.toNanos(millis));
         ch.advanceTimeBy(millis, TimeUnit.MILLISECONDS);
