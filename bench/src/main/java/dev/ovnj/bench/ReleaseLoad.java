@@ -17,6 +17,7 @@ import dev.ovnj.testkit.Northd;
 import dev.ovnj.testkit.OvnRelease;
 import dev.ovnj.testkit.OvsdbServer;
 import dev.ovnj.testkit.Schemas;
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +51,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Not part of {@code bench/run.sh}: it needs minutes per release ({@code bench/releases.sh} runs it
  * per release and prints one line each).
  *
- * <p>Arguments: {@code [sync=N] [central=N] [runs=R] [pairs=R] [hold=SECONDS] [nb=REMOTE sb=REMOTE] [out=FILE]};
+ * <p>Arguments: {@code [sync=N] [central=N] [ports=0|1] [runs=R] [pairs=R] [hold=SECONDS] [nb=REMOTE sb=REMOTE] [out=FILE]};
  * a zero size skips that part; {@code nb} and {@code sb} run the doctor runs and paired syncs against a
  * central that another run holds ({@code hold}), {@code central} then being its number of load balancers.
  */
@@ -74,7 +75,7 @@ public final class ReleaseLoad {
      */
     public static void main(String[] args) throws Exception {
         Map<String, Integer> sizes = new LinkedHashMap<>(Map.of("sync", 50_000, "central", 10_000, "runs", 5, "pairs", 5,
-                "hold", 0));
+                "hold", 0, "ports", 1));
         Path out = null;
         String nbRemote = null;
         String sbRemote = null;
@@ -109,7 +110,7 @@ public final class ReleaseLoad {
                 doctorRuns(sizes.get("central"), sizes.get("runs"), nbRemote, sbRemote, results);
                 pairedSyncs(sizes.get("central"), sizes.get("pairs"), nbRemote, sbRemote, results);
             } else if (sizes.get("central") > 0) {
-                central(sizes.get("central"), sizes.get("runs"), sizes.get("pairs"), sizes.get("hold"), results);
+                central(sizes.get("central"), sizes.get("ports") != 0, sizes.get("runs"), sizes.get("pairs"), sizes.get("hold"), results);
             }
             if (out != null) {
                 Files.writeString(out, results.toJson(), StandardCharsets.UTF_8);
@@ -138,46 +139,68 @@ public final class ReleaseLoad {
                 });
                 Scenarios.check(failures == 0, "populating the sync database failed");
             }
-            // One unmeasured sync warms the decoder.
-            syncOnce(server, n);
+            // One unmeasured sync warms the decoder and the engine.
+            awaitCollected(syncOnce(server, n, new double[2]));
             double[] seconds = new double[SYNC_RUNS];
             double[] heapMb = new double[SYNC_RUNS];
             for (int k = 0; k < SYNC_RUNS; k++) {
-                double[] r = syncOnce(server, n);
+                double[] r = new double[2];
+                awaitCollected(syncOnce(server, n, r));
                 seconds[k] = r[0];
                 heapMb[k] = r[1];
             }
             Arrays.sort(seconds);
             Arrays.sort(heapMb);
-            results.add("release-sync", "ovnj", "sync_s", Scenarios.percentile(seconds, 50));
-            results.add("release-sync", "ovnj", "heap_mb", Scenarios.percentile(heapMb, 50));
-            results.note(Proc.fmt("release-sync: %d load balancers (10 backends each), a client with the engine's monitor,"
-                    + " median of %d syncs; heap_mb: used heap after full collections with the client synced, minus before", n, SYNC_RUNS));
+            results.add("release-sync", "ovnj-engine", "sync_s", Scenarios.percentile(seconds, 50));
+            results.add("release-sync", "ovnj-engine", "heap_mb", Scenarios.percentile(heapMb, 50));
+            results.note(Proc.fmt("release-sync: %d load balancers (10 backends each, as the sync scenario), a client with"
+                    + " the engine, median of %d syncs; heap_mb: used heap after full collections with the engine synced and idle,"
+                    + " minus before", n, SYNC_RUNS));
         }
     }
 
-    /** One sync from a new client: seconds and the heap its cache holds (MB). */
-    private static double[] syncOnce(OvsdbServer server, int n) {
+    /**
+     * One sync of a new client with the engine: {@code out[0]} its seconds, {@code out[1]} the heap
+     * it holds (MB). Returns a reference to its cache, to wait for its collection before the next.
+     */
+    private static WeakReference<Object> syncOnce(OvsdbServer server, int n, double[] out) throws Exception {
         long heap0 = Proc.usedHeapAfterGc();
         long t0 = System.nanoTime();
-        try (OvsdbClient c = Scenarios.client(server.remote(), LoadBalancerEngine.monitorRequest())) {
+        OvsdbClient c = Scenarios.client(server.remote(), LoadBalancerEngine.monitorRequest());
+        LoadBalancerEngine engine = LoadBalancerEngine.builder(c).build().start();
+        try {
             c.startAndWait(SYNC_WAIT);
-            double seconds = Scenarios.secondsSince(t0);
+            out[0] = Scenarios.secondsSince(t0);
             Scenarios.check(c.cache().table("Load_Balancer").size() == n, "sync: not every load balancer in the cache");
-            long heap1 = Proc.usedHeapAfterGc();
-            return new double[] {seconds, (heap1 - heap0) / 1e6};
+            // The engine maps the sync's events on its own thread after startAndWait returns.
+            Proc.awaitThreadsQuiet("ovnj-engine");
+            out[1] = (Proc.usedHeapAfterGc() - heap0) / 1e6;
+        } finally {
+            engine.close();
+            c.close();
         }
+        return new WeakReference<>(c.cache());
+    }
+
+    /** Waits (15 s at most) until a closed client's cache is collected, so that the next heap baseline excludes it. */
+    private static void awaitCollected(WeakReference<Object> ref) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (ref.get() != null && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(200);
+        }
+        Scenarios.check(ref.get() == null, "release-sync: a closed client's cache was still reachable after 15 s");
     }
 
     /** ovn-northd between two unix-socket databases with {@code n} load balancers; doctor runs and paired syncs. */
-    static void central(int n, int runs, int pairs, int holdSeconds, Results results) throws Exception {
+    static void central(int n, boolean ports, int runs, int pairs, int holdSeconds, Results results) throws Exception {
         Path dir = Files.createTempDirectory("ovnj-release-load-");
         try (OvsdbServer nb = OvsdbServer.builder().unixSocket(true).start();
              OvsdbServer sb = OvsdbServer.builder().schema(Schemas.ovnSouthbound(dir)).unixSocket(true).start()) {
             Northd northd = Northd.start(nb, sb);
             String nbRemote = nb.unixRemote().orElseThrow();
             String sbRemote = sb.unixRemote().orElseThrow();
-            seed(nb, sb, n);
+            seed(nb, sb, n, ports);
             long t0 = System.nanoTime();
             waitForNorthd(nb);
             results.add("release-central", "ovn-northd", "translate_s", Scenarios.secondsSince(t0));
@@ -218,7 +241,7 @@ public final class ReleaseLoad {
     }
 
     /** The doctor scenario's router and switch, the gateway bound while the Southbound is small, then n load balancers. */
-    private static void seed(OvsdbServer nb, OvsdbServer sb, int n) throws InterruptedException {
+    private static void seed(OvsdbServer nb, OvsdbServer sb, int n, boolean ports) throws InterruptedException {
         Command.of("ovn-nbctl", "--db=" + nb.remote(), "lr-add", "lr0",
                 "--", "lrp-add", "lr0", "lrp-ext", "00:00:00:00:01:01", "172.20.0.1/16",
                 "--", "lrp-add", "lr0", "lrp-int", "00:00:00:00:01:02", "10.0.0.1/8",
@@ -231,14 +254,18 @@ public final class ReleaseLoad {
         long t0 = System.nanoTime();
         try (OvsdbClient writer = Scenarios.client(nb.remote(), MonitorRequest.tables("NB_Global"))) {
             writer.startAndWait(Scenarios.WAIT);
-            int failures = Scenarios.pipelined(writer, (n + PER_TX - 1) / PER_TX, 1, t -> seedTx(writer, t * PER_TX, Math.min(n, (t + 1) * PER_TX)));
+            int failures = Scenarios.pipelined(writer, (n + PER_TX - 1) / PER_TX, 1, t -> seedTx(writer, t * PER_TX, Math.min(n, (t + 1) * PER_TX), ports));
             Scenarios.check(failures == 0, "release-central: seeding failed");
         }
         System.out.printf(Locale.ROOT, "  seeded %d load balancers in %.1f s%n", n, Scenarios.secondsSince(t0));
     }
 
-    /** Owned load balancers {@code from..to-1} on lr0 and ls0, each with a port on ls0 holding its three backends. */
-    private static Transaction seedTx(OvsdbClient c, int from, int to) {
+    /**
+     * Owned load balancers {@code from..to-1} on lr0 and ls0, each with a port on ls0 holding its
+     * three backends; without {@code ports} on ls0 only and without ports, a lighter load for
+     * ovn-northd (100,000 with ports took it more than 30 minutes on the shared 2-core machine).
+     */
+    private static Transaction seedTx(OvsdbClient c, int from, int to, boolean withPorts) {
         Transaction.Builder b = c.transaction();
         Set<Object> lbs = new HashSet<>();
         Set<Object> ports = new HashSet<>();
@@ -254,9 +281,16 @@ public final class ReleaseLoad {
                     .value("name", "p" + i)
                     .value("addresses", Set.of(String.format(Locale.ROOT, "0a:%02x:%02x:%02x:%02x:01 %s",
                             (i >> 24) & 0xff, (i >> 16) & 0xff, (i >> 8) & 0xff, i & 0xff, ips)));
-            b.add(lb).add(port);
+            b.add(lb);
             lbs.add(lb.reference());
-            ports.add(port.reference());
+            if (withPorts) {
+                b.add(port);
+                ports.add(port.reference());
+            }
+        }
+        if (!withPorts) {
+            return b.add(Operations.mutate("Logical_Switch").where(Condition.eq("name", "ls0"))
+                    .mutation(Mutation.insert("load_balancer", lbs))).build();
         }
         return b.add(Operations.mutate("Logical_Router").where(Condition.eq("name", "lr0"))
                         .mutation(Mutation.insert("load_balancer", lbs)))
@@ -340,9 +374,12 @@ public final class ReleaseLoad {
         double[] seconds = new double[pairs];
         for (int k = 0; k < pairs; k++) {
             long t0 = System.nanoTime();
-            try (OvsdbClient nb = OvsdbClient.builder().remotes(nbRemote).monitor(NorthboundFacts.monitorRequest()).build();
+            // The request timeout is raised so that only the probe can cut a sync short: ovsdb-server
+            // needs more than the default 30 s to compose a 100,000-load-balancer Southbound dump here.
+            try (OvsdbClient nb = OvsdbClient.builder().remotes(nbRemote).monitor(NorthboundFacts.monitorRequest())
+                         .requestTimeout(SYNC_WAIT).build();
                  OvsdbClient sb = OvsdbClient.builder().remotes(sbRemote).database("OVN_Southbound")
-                         .monitor(SouthboundFacts.monitorRequest()).build()) {
+                         .monitor(SouthboundFacts.monitorRequest()).requestTimeout(SYNC_WAIT).build()) {
                 for (OvsdbClient c : List.of(nb, sb)) {
                     c.addConnectionListener(e -> {
                         if (e.kind() == ConnectionEvent.Kind.DISCONNECTED && e.cause().filter(InactivityTimeoutException.class::isInstance).isPresent()) {

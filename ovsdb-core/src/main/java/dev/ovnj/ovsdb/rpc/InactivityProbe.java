@@ -71,7 +71,7 @@ public final class InactivityProbe extends ChannelInboundHandlerAdapter {
      * @param echoSender      sends an {@code echo} request when the peer has been silent; it is run
      *                        on the event loop and must not block
      * @param serverBusyForUs whether the peer is known to be working on a request of ours that it
-     *                        answers nothing else during (a database dump: {@link RpcConnection#awaitingDump()});
+     *                        answers nothing else during (a database dump: {@code RpcConnection.awaitingDump()});
      *                        silence then does not close, and that request's timeout bounds it. Run
      *                        on the event loop.
      */

@@ -220,7 +220,9 @@ public final class RpcConnection extends ChannelDuplexHandler {
      * answer. ovsdb-server composes such a reply whole before it sends a byte of it, and answers
      * nothing else meanwhile: seconds of silence for a large Southbound, which is then this
      * client's own doing and not a sign of a dead server (see {@link InactivityProbe}). The
-     * request's own timeout still bounds the wait. Event loop only.
+     * request's own timeout ({@code requestTimeout}, 30 s by default) bounds the wait, and is then
+     * what finds a server that froze while composing it. The {@code _Server} monitor of the
+     * handshake does not count. Event loop only.
      *
      * @return true while such a request is pending
      */
@@ -228,8 +230,14 @@ public final class RpcConnection extends ChannelDuplexHandler {
         return pendingDumps > 0;
     }
 
-    private static boolean isDump(String method) {
-        return method.equals("monitor") || method.equals("monitor_cond") || method.equals("monitor_cond_since");
+    /**
+     * A monitor of a database other than {@code _Server}: the {@code _Server} monitor of the
+     * handshake is a few rows, answered at once by a live server, so a server frozen during the
+     * handshake is still found by the probe.
+     */
+    private static boolean isDump(String method, ArrayNode params) {
+        boolean monitor = method.equals("monitor") || method.equals("monitor_cond") || method.equals("monitor_cond_since");
+        return monitor && !(params.size() > 0 && "_Server".equals(params.get(0).asText()));
     }
 
     @Override
@@ -316,9 +324,9 @@ public final class RpcConnection extends ChannelDuplexHandler {
             return;
         }
         long id = nextId++;
-        PendingCall call = new PendingCall(method, result);
+        PendingCall call = new PendingCall(method, isDump(method, params), result);
         pending.put(id, call);
-        if (isDump(method)) {
+        if (call.dump()) {
             pendingDumps++;
         }
         if (!timeout.isZero() && !timeout.isNegative()) {
@@ -376,7 +384,7 @@ public final class RpcConnection extends ChannelDuplexHandler {
     private PendingCall forget(long id) {
         PendingCall call = pending.remove(id);
         if (call != null) {
-            if (isDump(call.method())) {
+            if (call.dump()) {
                 pendingDumps--;
             }
             call.cancelTimer();
