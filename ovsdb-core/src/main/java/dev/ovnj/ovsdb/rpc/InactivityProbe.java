@@ -23,12 +23,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A busy client must not take its own slowness for a dead server. Any byte received answers
  * the echo, however soon after it, so a timer that runs late sends a new echo rather than waiting
- * for an old one that was answered. The echo's interval counts
- * from when the echo was actually sent, not from when it was due; and the decision to close is
- * confirmed by a second check a moment later, so that the event loop gets to read first: when the
- * loop (or the whole JVM, in a collection, or the process, starved of CPU) stood still, a timer
- * that was due meanwhile can run before the bytes that arrived meanwhile are read, and the silence
- * it sees is the client's own. A dead peer is still found within two intervals and
+ * for an old one that was answered. The echo's interval counts from when the echo was actually
+ * sent, not from when it was due; and the decision to close is confirmed by a second check a
+ * moment later, so that the event loop gets to read first: when the loop (or the whole JVM, in a
+ * collection, or the process, starved of CPU) stood still, a timer that was due meanwhile can run
+ * before the bytes that arrived meanwhile are read, and the silence it sees is the client's own. A dead peer is still found within two intervals and
  * {@link #confirmDelay(long) a tenth of one} (at most 100 ms).
  *
  * <p>Nor is a server silent while it composes the reply to this client's own request for a
