@@ -9,8 +9,13 @@ package dev.ovnj.ovsdb;
  */
 public record FrameLimits(int maxMessageBytes, int maxDepth) {
 
-    /** Default {@link #maxMessageBytes()}: 64 MiB, enough for the initial dump of a large OVN database. */
-    public static final int DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+    /**
+     * Default {@link #maxMessageBytes()}: 1 GiB. It bounds a broken or hostile peer, not a real
+     * database: the initial reply of the doctor's Southbound monitor is over 64 MiB already at
+     * 10,000 load balancers on OVN 26.03 (their logical flows), about ten times that at 100,000.
+     * The decoder streams, so a legal large message costs its rows, not a copy of its bytes.
+     */
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024 * 1024;
 
     /** Default {@link #maxDepth()}; OVSDB messages are shallow, so this is generous. */
     public static final int DEFAULT_MAX_DEPTH = 64;
@@ -35,7 +40,7 @@ public record FrameLimits(int maxMessageBytes, int maxDepth) {
     /**
      * Returns the default limits.
      *
-     * @return 64 MiB and depth 64
+     * @return 1 GiB and depth 64
      */
     public static FrameLimits defaults() {
         return new FrameLimits(DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_DEPTH);

@@ -8,16 +8,23 @@ import java.util.concurrent.ScheduledFuture;
 final class PendingCall {
 
     private final String method;
+    private final boolean dump;
     private final CompletableFuture<JsonNode> future;
     private ScheduledFuture<?> timer;
 
-    PendingCall(String method, CompletableFuture<JsonNode> future) {
+    PendingCall(String method, boolean dump, CompletableFuture<JsonNode> future) {
         this.method = method;
+        this.dump = dump;
         this.future = future;
     }
 
     String method() {
         return method;
+    }
+
+    /** Whether the request asks for a database dump (see {@code RpcConnection.awaitingDump()}). */
+    boolean dump() {
+        return dump;
     }
 
     CompletableFuture<JsonNode> future() {

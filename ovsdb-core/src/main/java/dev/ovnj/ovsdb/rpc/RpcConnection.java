@@ -62,6 +62,7 @@ public final class RpcConnection extends ChannelDuplexHandler {
 
     // Confined to the event loop, which makes every state transition single-threaded.
     private final Map<Long, PendingCall> pending = new HashMap<>();
+    private int pendingDumps;
     private long nextId = 1;
     private boolean flushScheduled;
     private boolean closed;
@@ -217,6 +218,32 @@ public final class RpcConnection extends ChannelDuplexHandler {
         return maxPendingRequests;
     }
 
+    /**
+     * Whether a request for a database dump (a {@code monitor}, {@code monitor_cond} or
+     * {@code monitor_cond_since}, whose reply holds the monitored tables' rows) awaits its
+     * answer. ovsdb-server composes such a reply whole before it sends a byte of it, and answers
+     * nothing else meanwhile: seconds of silence for a large Southbound, which is then this
+     * client's own doing and not a sign of a dead server (see {@link InactivityProbe}). The
+     * request's own timeout ({@code requestTimeout}, 30 s by default) bounds the wait, and is then
+     * what finds a server that froze while composing it. The {@code _Server} monitor of the
+     * handshake does not count. Event loop only.
+     *
+     * @return true while such a request is pending
+     */
+    boolean awaitingDump() {
+        return pendingDumps > 0;
+    }
+
+    /**
+     * A monitor of a database other than {@code _Server}: the {@code _Server} monitor of the
+     * handshake is a few rows, answered at once by a live server, so a server frozen during the
+     * handshake is still found by the probe.
+     */
+    private static boolean isDump(String method, ArrayNode params) {
+        boolean monitor = method.equals("monitor") || method.equals("monitor_cond") || method.equals("monitor_cond_since");
+        return monitor && !(params.size() > 0 && "_Server".equals(params.get(0).asText()));
+    }
+
     @Override
     public void handlerAdded(ChannelHandlerContext context) {
         this.ctx = context;
@@ -301,8 +328,11 @@ public final class RpcConnection extends ChannelDuplexHandler {
             return;
         }
         long id = nextId++;
-        PendingCall call = new PendingCall(method, result);
+        PendingCall call = new PendingCall(method, isDump(method, params), result);
         pending.put(id, call);
+        if (call.dump()) {
+            pendingDumps++;
+        }
         if (!timeout.isZero() && !timeout.isNegative()) {
             call.timer(context.executor().schedule(() -> expire(id, timeout), timeout.toNanos(), TimeUnit.NANOSECONDS));
         }
@@ -358,6 +388,9 @@ public final class RpcConnection extends ChannelDuplexHandler {
     private PendingCall forget(long id) {
         PendingCall call = pending.remove(id);
         if (call != null) {
+            if (call.dump()) {
+                pendingDumps--;
+            }
             call.cancelTimer();
             pendingCount.decrementAndGet();
         }
@@ -404,6 +437,7 @@ public final class RpcConnection extends ChannelDuplexHandler {
         }
         List<PendingCall> calls = new ArrayList<>(pending.values());
         pending.clear();
+        pendingDumps = 0;
         for (PendingCall call : calls) {
             call.cancelTimer();
             pendingCount.decrementAndGet();

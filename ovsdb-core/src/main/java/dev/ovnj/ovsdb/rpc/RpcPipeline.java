@@ -43,7 +43,7 @@ public final class RpcPipeline {
                           RpcConnection connection, LongSupplier nanoClock) {
         // The echo's own reply is not awaited: any byte received already proves the peer alive.
         Runnable echo = () -> connection.call("echo", JsonNodeFactory.instance.arrayNode(), probeInterval);
-        pipeline.addLast(PROBE, new InactivityProbe(probeInterval, echo, nanoClock));
+        pipeline.addLast(PROBE, new InactivityProbe(probeInterval, echo, connection::awaitingDump, nanoClock));
         pipeline.addLast(FRAME_DECODER, new JsonFrameDecoder(limits));
         pipeline.addLast(MESSAGE_DECODER, new RpcMessageDecoder());
         pipeline.addLast(MESSAGE_ENCODER, new RpcMessageEncoder());

@@ -25,7 +25,7 @@ class ClientLimitsIT {
     @Test
     void defaultsAreSafeAndDocumented() {
         try (OvsdbClient c = OvsdbClient.builder().remotes("tcp:127.0.0.1:1").build()) {
-            assertThat(c.options().frameLimits()).isEqualTo(new FrameLimits(64 * 1024 * 1024, 64));
+            assertThat(c.options().frameLimits()).isEqualTo(new FrameLimits(1024 * 1024 * 1024, 64));
             assertThat(c.options().maxPendingRequests()).isEqualTo(RpcConnection.DEFAULT_MAX_PENDING_REQUESTS).isEqualTo(10_000);
             assertThat(c.options().requestTimeout()).isEqualTo(Duration.ofSeconds(30));
             assertThat(c.options().probeInterval()).isEqualTo(Duration.ofSeconds(5));

@@ -46,6 +46,46 @@ class ProbeIT {
         }
     }
 
+    /**
+     * Over a unix socket ovsdb-server sends no probes of its own: the client's echo and its answer
+     * are the only traffic, so a paused server must be found by the client's probe alone.
+     */
+    @Test
+    void pausedServerOnAUnixSocketIsDeclaredDeadWithinTwoProbeIntervals() {
+        try (OvsdbServer server = OvsdbServer.builder().unixSocket(true).start()) {
+            Clients.EventLog log = new Clients.EventLog();
+            try (OvsdbClient c = client(server.unixRemote().orElseThrow(), log)) {
+                c.startAndWait(WAIT);
+                server.pause();
+                long ms = awaitDeathMillis(log);
+                assertThat(ms).isLessThanOrEqualTo(2 * PROBE.toMillis() + 400);
+                server.resume();
+                Await.until(WAIT, "resynced after resume", c::isSynced);
+            }
+        }
+    }
+
+    /**
+     * An idle connection over a unix socket lives on echoes and their answers alone. An answer
+     * that came within a millisecond, followed by a timer a little late, used to count as no
+     * answer: the connection closed every few intervals on a loaded machine (issue 36).
+     */
+    @Test
+    void idleUnixSocketConnectionStaysUpOnEchoesAlone() throws InterruptedException {
+        try (OvsdbServer server = OvsdbServer.builder().unixSocket(true).start()) {
+            Clients.EventLog log = new Clients.EventLog();
+            try (OvsdbClient c = OvsdbClient.builder().remotes(server.unixRemote().orElseThrow()).probeInterval(Duration.ofMillis(100))
+                    .build()) {
+                c.addConnectionListener(log);
+                c.startAndWait(WAIT);
+                // 40 probe intervals, each ending in an echo and its answer.
+                Thread.sleep(4000);
+                assertThat(log.count(ConnectionEvent.Kind.DISCONNECTED)).isZero();
+                assertThat(c.stats().connects()).isEqualTo(1);
+            }
+        }
+    }
+
     @Test
     void blackholedConnectionIsDeclaredDeadAndRecoversAfterHeal() {
         try (OvsdbServer server = OvsdbServer.start(); FaultProxy proxy = FaultProxy.to(server)) {

@@ -94,9 +94,12 @@ class RpcPipelineTest {
         assertThat(conn.pendingRequests()).isEqualTo(1);
 
         advance(ch, 5000);
+        // One more look after the loop's next read (InactivityProbe), a tenth of the interval at most 100 ms later.
+        assertThat(ch.isOpen()).isTrue();
+        advance(ch, 100);
         assertThat(ch.isOpen()).isFalse();
         assertThat(conn.closeFuture().join()).isInstanceOf(InactivityTimeoutException.class)
-                .hasMessageContaining("for 10000 ms (inactivity probe 5000 ms)");
+                .hasMessageContaining("for 10100 ms (inactivity probe 5000 ms)");
         assertThat(conn.pendingRequests()).isZero();
     }
 
@@ -111,6 +114,46 @@ class RpcPipelineTest {
         assertThat(ch.isOpen()).isTrue();
         assertThat(conn.pendingRequests()).isZero();
         assertThat(conn.unmatchedResponses()).isZero();
+    }
+
+    /**
+     * ovsdb-server sends nothing while it composes a monitor's initial reply: a pending dump
+     * request spares the probe, and its own timeout (30 s here) ends the wait on a dead server.
+     */
+    @Test
+    void pendingDumpRequestSparesTheProbeUntilItsTimeout() {
+        EmbeddedChannel ch = channel(FrameLimits.defaults(), Duration.ofSeconds(5));
+        CompletableFuture<JsonNode> dump = conn.call("monitor_cond_since", JsonNodeFactory.instance.arrayNode().add("OVN_Southbound"),
+                Duration.ofSeconds(30));
+        for (int i = 0; i < 5; i++) {
+            advance(ch, 5000);
+        }
+        assertThat(ch.isOpen()).isTrue();
+        assertThat(dump).isNotDone();
+
+        advance(ch, 5000);
+        assertThat(dump).isCompletedExceptionally();
+        // The dump is over: the server gets the usual two intervals, plus the confirming look.
+        advance(ch, 5000);
+        advance(ch, 5000);
+        advance(ch, 100);
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(conn.closeFuture().join()).isInstanceOf(InactivityTimeoutException.class);
+    }
+
+    @Test
+    void otherPendingRequestsDoNotSpareTheProbe() {
+        EmbeddedChannel ch = channel(FrameLimits.defaults(), Duration.ofSeconds(5));
+        CompletableFuture<JsonNode> tx = conn.call("transact", JsonNodeFactory.instance.arrayNode(), Duration.ofSeconds(30));
+        // The handshake's monitor of _Server is a few rows: not a dump.
+        CompletableFuture<JsonNode> server = conn.call("monitor_cond", JsonNodeFactory.instance.arrayNode().add("_Server"),
+                Duration.ofSeconds(30));
+        advance(ch, 5000);
+        advance(ch, 5000);
+        advance(ch, 100);
+        assertThat(ch.isOpen()).isFalse();
+        assertThat(tx).isCompletedExceptionally();
+        assertThat(server).isCompletedExceptionally();
     }
 
     private void advance(EmbeddedChannel ch, long millis) {

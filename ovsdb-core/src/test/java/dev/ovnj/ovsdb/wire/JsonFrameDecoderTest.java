@@ -253,6 +253,6 @@ class JsonFrameDecoderTest {
                 .hasMessageContaining("maxMessageBytes");
         assertThatThrownBy(() -> new FrameLimits(1, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("maxDepth");
-        assertThat(FrameLimits.defaults()).isEqualTo(new FrameLimits(64 * 1024 * 1024, 64));
+        assertThat(FrameLimits.defaults()).isEqualTo(new FrameLimits(1024 * 1024 * 1024, 64));
     }
 }
