@@ -6,7 +6,7 @@ import dev.ovnj.lb.diagnosis.SouthboundFacts;
 import dev.ovnj.ovsdb.client.ConnectionEvent;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.ovsdb.monitor.MonitorRequest;
-import dev.ovnj.ovsdb.rpc.InactivityTimeoutException;
+import dev.ovnj.ovsdb.InactivityTimeoutException;
 import dev.ovnj.ovsdb.tx.Condition;
 import dev.ovnj.ovsdb.tx.Insert;
 import dev.ovnj.ovsdb.tx.Mutation;
