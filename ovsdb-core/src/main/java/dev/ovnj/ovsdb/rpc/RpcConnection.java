@@ -273,7 +273,7 @@ public final class RpcConnection extends ChannelDuplexHandler {
             return;
         }
         if (closeCause == null) {
-            closeCause = unwrap(cause);
+            closeCause = protocolCause(cause);
         }
         context.close();
     }
@@ -446,7 +446,7 @@ public final class RpcConnection extends ChannelDuplexHandler {
         closeFuture.complete(cause);
     }
 
-    private static Throwable unwrap(Throwable cause) {
+    private static Throwable protocolCause(Throwable cause) {
         // The codec's decoder wraps our own protocol errors; callers want the original.
         if (cause instanceof CodecException && cause.getCause() instanceof ProtocolException protocolError) {
             return protocolError;
