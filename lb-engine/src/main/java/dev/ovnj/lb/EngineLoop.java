@@ -3,13 +3,11 @@ package dev.ovnj.lb;
 import dev.ovnj.lb.plan.LoadBalancerPlan;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.SpecError;
-import dev.ovnj.lb.spec.VipSpec;
 import dev.ovnj.ovsdb.cache.CacheEvent;
 import dev.ovnj.ovsdb.client.ConnectionEvent;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -36,10 +34,12 @@ import org.slf4j.LoggerFactory;
  * unavailable if one step runs longer than the stall bound, and nudges the loop every 500 ms so
  * that no wakeup can be lost.
  *
- * <p>The loop owns the threads, the steps and the inputs (declarations, events, locks) and runs
- * the passes; its parts do the rest: {@link Waiters} the callers' futures, {@link OutcomeHandler}
- * what becomes of a key after a plan or a transaction's answer (the only mover of a key in the
- * {@link WorkQueue} after work on it), {@link WriteRound} the batching and the transactions.
+ * <p>The loop owns the threads, the steps, the inputs' way in (requests, events, connection and
+ * locks, through {@link CallbackInbox} from the client's thread) and the passes; its parts do the
+ * rest: {@link Declarations} turns declarations and events into desired versions and marked keys,
+ * {@link Waiters} keeps the callers' futures, {@link OutcomeHandler} decides what becomes of a key
+ * after a plan or a transaction's answer (the only mover of a key in the {@link WorkQueue} after
+ * work on it), {@link WriteRound} batches and sends the transactions.
  *
  * <p>Batching adapts to load: an idle engine plans and writes a change at once; while a round of
  * transactions is in flight, new work accumulates and goes out together in the next round. Within
@@ -48,9 +48,6 @@ import org.slf4j.LoggerFactory;
 final class EngineLoop {
     private static final Logger LOG = LoggerFactory.getLogger(EngineLoop.class);
     private static final int MAX_KEYS_PER_PASS = 50_000;
-    /** Why rows of an owner declared only with upsert so far stay although no spec names them. */
-    private static final String ORPHAN = "orphan: no spec names these rows, and the owner's desired set is not complete yet;"
-            + " they are deleted once it is (apply, or declareComplete after upserting every spec) or with remove";
 
     private final OvsdbClient client;
     private final EngineSettings settings;
@@ -66,6 +63,7 @@ final class EngineLoop {
     private final Waiters waiters;
     private final WriteRound round;
     private final OutcomeHandler outcomes;
+    private final Declarations declarations;
     private final LeaseGate gate;
     private final OwnerLeases leases;
     private final ScheduledThreadPoolExecutor thread;
@@ -153,6 +151,8 @@ final class EngineLoop {
                     }
                 });
         this.outcomes = new OutcomeHandler(queue, board, store, waiters, counters, round, this::refreshHealth, leases::reason);
+        this.declarations = new Declarations(store, reconciler, queue, board, waiters, outcomes, settings.deletionBudget(), counters, bus,
+                () -> available ? "queued" : "waiting for the database: " + availabilityReason, () -> closed);
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -201,7 +201,7 @@ final class EngineLoop {
         // with the answer that follows them instead of waking the engine on their own.
         inbox.offer("cache events", () -> {
             for (SpecKey k : mapper.map(copy, client.cache(), counters)) {
-                mark(k, seen, false);
+                declarations.mark(k, seen, false);
             }
             sweepGroups(GroupJanitor.emptied(copy));
             schedulePass();
@@ -268,7 +268,7 @@ final class EngineLoop {
             if (event.kind() == ConnectionEvent.Kind.SYNCED) {
                 // A resync may have changed anything: check every spec against the fresh cache.
                 vipIndex.rebuild(client.cache());
-                recheckAllOwners();
+                declarations.recheckAll(System.nanoTime());
             }
             refreshAvailability();
             schedulePass();
@@ -277,29 +277,7 @@ final class EngineLoop {
 
     CompletableFuture<ApplyResult> apply(String owner, List<LoadBalancerSpec> specs, Map<String, List<SpecError>> checked,
                                          boolean allowMassDelete) {
-        return request(Request.Kind.APPLY, owner, req -> {
-            Set<String> names = new LinkedHashSet<>();
-            Set<SpecKey> affected = new LinkedHashSet<>();
-            for (LoadBalancerSpec s : specs) {
-                if (names.add(s.name())) {
-                    affected.addAll(store.declare(owner, s.name(), s, checked.getOrDefault(s.name(), List.of())));
-                }
-            }
-            Set<String> gone = new LinkedHashSet<>();
-            for (String old : store.names(owner)) {
-                Desired d = store.get(new SpecKey(owner, old));
-                if (!names.contains(old) && d != null && (!d.removed() || d.isHeld())) {
-                    gone.add(old);
-                }
-            }
-            Map<String, Integer> rows = reconciler.rowsBySpec(owner);
-            gone.addAll(Reconciler.stale(rows, store.names(owner)));
-            store.markComplete(owner);
-            affected.addAll(deleteOrHold(owner, gone, rows, allowMassDelete));
-            names.addAll(gone);
-            names.forEach(n -> req.waiting.put(new SpecKey(owner, n), store.get(new SpecKey(owner, n)).generation()));
-            declared(req, affected);
-        });
+        return request(Request.Kind.APPLY, owner, req -> declarations.apply(req, specs, checked, allowMassDelete));
     }
 
     /**
@@ -307,86 +285,20 @@ final class EngineLoop {
      * informers synced): rows no spec names are deleted from now on, within the deletion budget.
      */
     CompletableFuture<ApplyResult> declareComplete(String owner) {
-        return request(Request.Kind.APPLY, owner, req -> {
-            Map<String, Integer> rows = reconciler.rowsBySpec(owner);
-            Set<String> gone = new LinkedHashSet<>(store.held(owner));
-            gone.addAll(Reconciler.stale(rows, store.names(owner)));
-            store.markComplete(owner);
-            Set<SpecKey> affected = deleteOrHold(owner, gone, rows, false);
-            store.names(owner).forEach(n -> req.waiting.put(new SpecKey(owner, n), store.get(new SpecKey(owner, n)).generation()));
-            declared(req, affected);
-        });
+        return request(Request.Kind.APPLY, owner, declarations::declareComplete);
     }
 
     /** Deletes the rows of every spec whose deletion is held now. */
     CompletableFuture<ApplyResult> releaseHeld(String owner) {
-        return request(Request.Kind.APPLY, owner, req -> {
-            Set<SpecKey> affected = new LinkedHashSet<>();
-            List<String> held = store.held(owner);
-            for (String name : held) {
-                affected.addAll(store.declare(owner, name, null, List.of()));
-                SpecKey key = new SpecKey(owner, name);
-                req.waiting.put(key, store.get(key).generation());
-            }
-            if (!affected.isEmpty()) {
-                LOG.info("owner {}: held deletions of {} spec(s) released", owner, held.size());
-            }
-            declared(req, affected);
-        });
-    }
-
-    /**
-     * Declares the removal of the specs in {@code gone}, or holds it when it would delete more of
-     * the owner's rows than the deletion budget allows.
-     */
-    private Set<SpecKey> deleteOrHold(String owner, Set<String> gone, Map<String, Integer> rows, boolean allowMassDelete) {
-        Set<SpecKey> affected = new LinkedHashSet<>();
-        if (gone.isEmpty()) {
-            return affected;
-        }
-        int owned = rows.values().stream().mapToInt(Integer::intValue).sum();
-        int deleting = gone.stream().mapToInt(n -> rows.getOrDefault(n, 0)).sum();
-        if (allowMassDelete || !settings.deletionBudget().exceededBy(deleting, owned)) {
-            gone.forEach(n -> affected.addAll(store.declare(owner, n, null, List.of())));
-            return affected;
-        }
-        String reason = Reconciler.heldReason(deleting, owned, settings.deletionBudget());
-        gone.forEach(n -> affected.addAll(store.hold(owner, n, reason)));
-        counters.heldDeletions.addAndGet(gone.size());
-        LOG.warn("owner {}: deletion of {} spec(s) ({} of {} rows) held: more than the deletion budget allows ({})", owner, gone.size(),
-                deleting, owned, settings.deletionBudget().describe());
-        List<String> held = List.copyOf(gone);
-        bus.publish(ListenerBus.Event.HELD, l -> l.onDeletionsHeld(owner, held, reason));
-        return affected;
+        return request(Request.Kind.APPLY, owner, declarations::releaseHeld);
     }
 
     CompletableFuture<ApplyResult> upsert(String owner, LoadBalancerSpec spec) {
-        return request(Request.Kind.UPSERT, owner, req -> {
-            boolean firstDeclaration = !store.owners().contains(owner);
-            List<SpecError> duplicates = duplicateVips(owner, spec);
-            if (!duplicates.isEmpty()) {
-                waiters.failNow(req, new InvalidSpecException(duplicates));
-                return;
-            }
-            Set<SpecKey> affected = store.declare(owner, spec.name(), spec, List.of());
-            SpecKey key = new SpecKey(owner, spec.name());
-            req.waiting.put(key, store.get(key).generation());
-            if (firstDeclaration && !store.isComplete(owner)) {
-                for (String orphan : reconciler.staleSpecs(owner, store.names(owner))) {
-                    affected.addAll(store.hold(owner, orphan, ORPHAN));
-                }
-            }
-            declared(req, affected);
-        });
+        return request(Request.Kind.UPSERT, owner, req -> declarations.upsert(req, spec));
     }
 
     CompletableFuture<ApplyResult> remove(String owner, String name) {
-        return request(Request.Kind.REMOVE, owner, req -> {
-            Set<SpecKey> affected = store.declare(owner, name, null, List.of());
-            SpecKey key = new SpecKey(owner, name);
-            req.waiting.put(key, store.get(key).generation());
-            declared(req, affected);
-        });
+        return request(Request.Kind.REMOVE, owner, req -> declarations.remove(req, name));
     }
 
     LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, boolean allowMassDelete) {
@@ -449,6 +361,7 @@ final class EngineLoop {
         return waiters.open(kind, owner, req -> {
             leases.want(owner);
             declare.accept(req);
+            schedulePass();
         });
     }
 
@@ -550,111 +463,11 @@ final class EngineLoop {
 
     // ---- engine thread ----
 
-    private void declared(Request req, Set<SpecKey> affected) {
-        long now = System.nanoTime();
-        req.keys = List.copyOf(req.waiting.keySet());
-        for (SpecKey key : List.copyOf(req.waiting.keySet())) {
-            Desired d = store.get(key);
-            if (d.invalid()) {
-                SpecStatus s = board.invalid(key, d.generation(), d.errors().stream().map(e -> e.field() + ": " + e.message()).toList());
-                queue.remove(key);
-                waiters.verdict(key, s);
-                req.waiting.remove(key);
-                continue;
-            }
-            if (d.isHeld()) {
-                // A verdict at once: nothing is written for it. The pass looks up its rows.
-                SpecStatus s = board.held(key, d.generation(), d.held());
-                waiters.verdict(key, s);
-                req.waiting.remove(key);
-                queue.add(key, now, true);
-                continue;
-            }
-            if (!d.removed()) {
-                board.pending(key, d.generation(), available ? "queued" : "waiting for the database: " + availabilityReason);
-            } else if (board.get(key) != null) {
-                board.deleting(key, d.generation());
-            }
-            outcomes.redeclared(key);
-            queue.forget(key);
-            queue.add(key, now, true);
-            waiters.await(req, key);
-        }
-        for (SpecKey key : affected) {
-            if (!req.waiting.containsKey(key)) {
-                mark(key, now, true);
-            }
-        }
-        if (req.waiting.isEmpty() && !req.answered()) {
-            waiters.complete(req);
-        }
-        schedulePass();
-    }
-
-    private List<SpecError> duplicateVips(String owner, LoadBalancerSpec spec) {
-        List<SpecError> out = new ArrayList<>();
-        for (int i = 0; i < spec.vips().size(); i++) {
-            VipSpec v = spec.vips().get(i);
-            VipKey k = VipKey.of(v.protocol(), v.vip());
-            for (DesiredStore.VipClaims.Claim c : store.claims().claims(k)) {
-                if (c.key().owner().equals(owner) && !c.key().spec().equals(spec.name()) && c.seq() >= 0) {
-                    out.add(new SpecError(owner, spec.name(), "vips[" + i + "].vip",
-                            v.protocol().wireValue() + " " + v.vip() + " is already used by spec " + c.key().spec() + " of this owner"));
-                }
-            }
-        }
-        return out;
-    }
-
-    /** Marks a key that an event concerns; a row of an owner declared in full that no spec names is deleted. */
-    private void mark(SpecKey key, long seen, boolean urgent) {
-        Desired d = store.get(key);
-        if (d == null) {
-            if (closed || !store.owners().contains(key.owner())) {
-                return;
-            }
-            if (store.isComplete(key.owner())) {
-                store.declare(key.owner(), key.spec(), null, List.of());
-            } else {
-                store.hold(key.owner(), key.spec(), ORPHAN);
-            }
-        } else if (d.invalid()) {
-            return;
-        }
-        queue.add(key, seen, urgent);
-    }
-
-    /** After a resync or gaining the lock: every spec is checked again, and full owners are swept. */
-    private void recheckAllOwners() {
-        long now = System.nanoTime();
-        for (String owner : List.copyOf(store.owners())) {
-            recheck(owner, now);
-        }
-    }
-
-    /** Every spec of one owner is checked again; rows no spec names are deleted (within the budget) or held. */
-    private void recheck(String owner, long now) {
-        Map<String, Integer> rows = reconciler.rowsBySpec(owner);
-        Set<String> stale = Reconciler.stale(rows, store.names(owner));
-        if (store.isComplete(owner)) {
-            deleteOrHold(owner, stale, rows, false);
-        } else {
-            stale.forEach(n -> store.hold(owner, n, ORPHAN));
-        }
-        for (String name : List.copyOf(store.names(owner))) {
-            SpecKey k = new SpecKey(owner, name);
-            if (!store.get(k).invalid()) {
-                queue.forget(k);
-                queue.add(k, now, true);
-            }
-        }
-    }
-
     /** The server granted or took away the lock of one owner. */
     private void ownerLockChanged(String owner, boolean held) {
         if (leases.changed(owner, held)) {
             if (held) {
-                recheck(owner, System.nanoTime());
+                declarations.recheck(owner, System.nanoTime());
             } else {
                 store.names(owner).forEach(n -> outcomes.sayWhyNotWritten(new SpecKey(owner, n)));
             }
@@ -666,7 +479,7 @@ final class EngineLoop {
     private void lockChanged(boolean held) {
         gate.lockChanged(held);
         if (held) {
-            recheckAllOwners();
+            declarations.recheckAll(System.nanoTime());
         }
         refreshAvailability();
         schedulePass();

@@ -23,13 +23,16 @@ class HandoffCountIT {
         try (EngineFixture f = new EngineFixture()) {
             f.engine.upsert(OWNER, spec(0, 1)).get(10, TimeUnit.SECONDS);
             long before = f.engine.metrics().handoffs();
+            long t0 = System.nanoTime();
             for (int v = 2; v < 2 + CHANGES; v++) {
                 assertThat(f.engine.upsert(OWNER, spec(0, v)).get(10, TimeUnit.SECONDS).allApplied()).isTrue();
             }
             long handoffs = f.engine.metrics().handoffs() - before;
-            // The watchdog's nudge (every 500 ms) adds a step now and then: a small allowance for it.
-            assertThat((double) handoffs / CHANGES).as("hand-offs per change (%d in all)", handoffs).isLessThanOrEqualTo(4.3);
-            assertThat(handoffs).as("each of the four counted").isGreaterThanOrEqualTo(4L * CHANGES);
+            // Besides the changes' own, the watchdog's nudge adds a step or two every 500 ms however slow
+            // the machine; and a caller wakes before its answer's last hand-offs are counted, so the first
+            // change's may fall into the window and the last one's out of it.
+            long nudges = (System.nanoTime() - t0) / 500_000_000L + 1;
+            assertThat(handoffs).as("hand-offs for %d changes", CHANGES).isBetween(4L * CHANGES - 2, 4L * CHANGES + 2 * nudges + 2);
         }
     }
 }
