@@ -1,5 +1,6 @@
 package dev.ovnj.lb;
 
+import dev.ovnj.lb.internal.PortAddresses;
 import dev.ovnj.lb.plan.DesiredRow;
 import dev.ovnj.lb.plan.Target;
 import dev.ovnj.ovsdb.cache.CacheEvent;
@@ -233,7 +234,7 @@ final class EventMapper {
                 continue;
             }
             out.addAll(desired.byCheckedBackend("port:" + Admission.nameOf(r)));
-            for (String ip : dev.ovnj.lb.internal.HealthChecks.addressesOf(r)) {
+            for (String ip : PortAddresses.of(r)) {
                 out.addAll(desired.byCheckedBackend("ip:" + ip));
             }
             if ("router".equals(r.get("type"))) {

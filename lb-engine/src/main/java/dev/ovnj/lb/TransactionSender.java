@@ -1,5 +1,6 @@
 package dev.ovnj.lb;
 
+import dev.ovnj.ovsdb.Futures;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.ovsdb.OvsdbRpcException;
 import dev.ovnj.ovsdb.RpcErrorException;
@@ -9,8 +10,6 @@ import dev.ovnj.ovsdb.tx.WaitTimedOutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -101,7 +100,7 @@ final class TransactionSender {
             call = CompletableFuture.failedFuture(e);
         }
         return call.handle((result, err) -> {
-            Throwable cause = unwrap(err);
+            Throwable cause = Futures.unwrap(err);
             Duration latency = Duration.ofNanos(System.nanoTime() - sent);
             int ops = tx.operations().size();
             if (cause == null) {
@@ -144,12 +143,5 @@ final class TransactionSender {
         }
         String message = e.getMessage() == null ? "" : e.getMessage();
         return new ServerError(e.getClass().getSimpleName(), message);
-    }
-
-    static Throwable unwrap(Throwable t) {
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 }

@@ -1,7 +1,7 @@
 package dev.ovnj.lb;
 
 import dev.ovnj.lb.plan.LoadBalancerPlan;
-import dev.ovnj.lb.plan.PlanTransactions;
+import dev.ovnj.lb.internal.PlanTransactions;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.ovsdb.tx.Transaction;
 import java.util.ArrayList;

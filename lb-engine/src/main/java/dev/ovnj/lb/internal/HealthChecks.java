@@ -396,16 +396,6 @@ public final class HealthChecks {
         }
     }
 
-    /**
-     * The IP addresses a logical switch port holds ({@code addresses} and {@code dynamic_addresses}).
-     *
-     * @param port a Logical_Switch_Port row
-     * @return the addresses in canonical text
-     * @see PortAddresses#of(Row)
-     */
-    public static List<String> addressesOf(Row port) {
-        return PortAddresses.of(port);
-    }
 
     static String nameOf(Row row) {
         return row.get("name") instanceof String s ? s : "";

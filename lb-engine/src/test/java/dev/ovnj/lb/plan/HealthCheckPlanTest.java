@@ -2,6 +2,7 @@ package dev.ovnj.lb.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ovnj.lb.internal.PlanTransactions;
 import dev.ovnj.lb.internal.Planner;
 import dev.ovnj.lb.spec.HealthCheck;
 import dev.ovnj.lb.spec.LoadBalancerSpec;

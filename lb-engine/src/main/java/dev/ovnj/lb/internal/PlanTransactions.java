@@ -1,5 +1,8 @@
-package dev.ovnj.lb.plan;
+package dev.ovnj.lb.internal;
 
+import dev.ovnj.lb.plan.DesiredRow;
+import dev.ovnj.lb.plan.LoadBalancerPlan;
+import dev.ovnj.lb.plan.PlanChange;
 import dev.ovnj.ovsdb.data.NamedUuid;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
 import dev.ovnj.ovsdb.tx.Condition;
