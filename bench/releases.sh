@@ -5,9 +5,10 @@
 #
 #   bench/releases.sh [--releases host,trixie,sid] [--no-build] [KEY=N ...]
 #
-# KEY=N go to dev.ovnj.bench.ReleaseLoad: sync=50000 central=10000 runs=5 pairs=5 (0 skips a part),
-# e.g. `bench/releases.sh --releases sid sync=0 central=100000 runs=10 pairs=5` for the 100,000-LB probe
-# check. Other releases come from scripts/ovn-release-root.sh (cached roots). Not part of bench/run.sh:
+# KEY=N go to dev.ovnj.bench.ReleaseLoad: sync=50000 central=10000 runs=5 pairs=5 ports=1 (0 skips a part;
+# ports=0 puts the load balancers on the switch only, without a port each, a lighter load for ovn-northd),
+# e.g. `bench/releases.sh --releases sid sync=0 central=100000 ports=0 runs=0 pairs=3` for the 100,000-LB
+# probe check. Other releases come from scripts/ovn-release-root.sh (cached roots). Not part of bench/run.sh:
 # minutes per release. Prints one line per release; the JSON of each goes to bench/results/release-SUITE.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
