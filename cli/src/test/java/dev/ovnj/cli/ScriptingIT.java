@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ovnj.nb.model.OvnNorthboundModel;
 import dev.ovnj.testkit.OvsdbServer;
 import dev.ovnj.testkit.fault.FaultProxy;
 import dev.ovnj.testkit.junit.OvsdbTest;
@@ -112,15 +113,15 @@ class ScriptingIT {
     void versionNamesTheOvnReleaseAndTheSchemaItWasBuiltAgainst() throws Exception {
         OvnjProcess.Result text = OvnjProcess.run("version");
         assertThat(text.exit()).as(text.toString()).isZero();
-        assertThat(text.out()).contains("ovnj 0.1.0").contains("built against OVN 23.03, OVN_Northbound schema 7.0.0");
+        assertThat(text.out()).contains("ovnj 0.1.0").contains("built against OVN 26.03, OVN_Northbound schema " + OvnNorthboundModel.MODEL.version());
 
         JsonNode v = json(OvnjProcess.run("version", "--output", "json"));
         assertThat(v.path("kind").asText()).isEqualTo("version");
-        assertThat(v.path("ovnRelease").asText()).isEqualTo("23.03");
+        assertThat(v.path("ovnRelease").asText()).isEqualTo("26.03");
         assertThat(v.path("schema").path("name").asText()).isEqualTo("OVN_Northbound");
-        assertThat(v.path("schema").path("version").asText()).isEqualTo("7.0.0");
+        assertThat(v.path("schema").path("version").asText()).isEqualTo(OvnNorthboundModel.MODEL.version());
 
-        assertThat(OvnjProcess.run("--version").out()).contains("OVN_Northbound schema 7.0.0");
+        assertThat(OvnjProcess.run("--version").out()).contains("OVN_Northbound schema " + OvnNorthboundModel.MODEL.version());
     }
 
     @Test
