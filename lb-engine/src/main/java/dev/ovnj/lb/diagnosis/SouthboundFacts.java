@@ -3,6 +3,7 @@ package dev.ovnj.lb.diagnosis;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.data.Row;
 import dev.ovnj.ovsdb.monitor.MonitorRequest;
+import dev.ovnj.ovsdb.monitor.TableMonitor;
 import dev.ovnj.sb.model.DatapathBinding;
 import dev.ovnj.sb.model.LoadBalancer;
 import dev.ovnj.sb.model.LogicalDpGroup;
@@ -56,12 +57,21 @@ public final class SouthboundFacts {
     }
 
     /**
-     * The tables a Southbound client must monitor for {@link #read(RowCache)}.
+     * The tables a Southbound client must monitor for {@link #read(RowCache)}: of
+     * {@code Logical_Flow}, by far the largest table of a Southbound database, only the columns
+     * read here (not {@code external_ids}, {@code pipeline}, {@code table_id}, ...); of the other
+     * tables every column.
      *
      * @return the monitor request
      */
     public static MonitorRequest monitorRequest() {
-        return MonitorRequest.tables(TABLES);
+        List<TableMonitor> tables = new ArrayList<>();
+        for (String t : TABLES) {
+            tables.add(t.equals("Logical_Flow")
+                    ? TableMonitor.all(t).columns("match", "actions", "logical_datapath", "logical_dp_group")
+                    : TableMonitor.all(t));
+        }
+        return MonitorRequest.of(tables.toArray(TableMonitor[]::new));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.ovnj.ovsdb.client;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ovnj.ovsdb.Futures;
@@ -21,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * The gate between an open socket and a session that may be monitored: the {@code _Server} check
  * (database served; cluster member connected, leader if wanted, not behind a log index already
  * seen; relay connected to its source), the schema, the model check and
- * {@code set_db_change_aware}. Like Lettuce's handshake handler, nothing downstream sees a session
- * that has not passed it. It also picks how the session confirms writes ({@link WriteConfirmation}).
+ * {@code set_db_change_aware}, sent together and read in that order. Like Lettuce's handshake
+ * handler, nothing downstream sees a session that has not passed it. It also picks how the session
+ * confirms writes ({@link WriteConfirmation}).
  */
 final class Handshake {
     static final String SERVER_DB = "_Server";
@@ -44,8 +46,18 @@ final class Handshake {
      * @return the same session, ready for its monitors
      */
     CompletableFuture<Session> run(Session s) {
-        return checkServer(s)
-                .thenCompose(x -> s.call("get_schema", options.requestTimeout(), options.database()))
+        // The three requests go out together, not each after the previous reply: a server answers
+        // in order, and the schema and the change-awareness do not depend on the check's answer,
+        // which is still read first (a refused server's schema is never looked at). One round trip
+        // instead of three before the monitor can be sent.
+        CompletableFuture<Void> checked = checkServer(s);
+        CompletableFuture<JsonNode> schema = s.call("get_schema", options.requestTimeout(), options.database());
+        // Without this a server drops the connection when the schema changes (ovsdb-server(7)); a
+        // server that does not know it is still usable.
+        CompletableFuture<Void> changeAware = s.call("set_db_change_aware", options.requestTimeout(), true)
+                .handle((ok, err) -> null);
+        return checked
+                .thenCompose(x -> schema)
                 .thenCompose(schemaJson -> {
                     s.schema = DatabaseSchema.parse(schemaJson);
                     for (String missing : options.monitor().missingTables(s.schema)) {
@@ -53,8 +65,7 @@ final class Handshake {
                                 s.schema.version().orElse("(no version)"));
                     }
                     options.model().ifPresent(model -> checkModel(s, model));
-                    // Without this a server drops the connection when the schema changes (ovsdb-server(7)).
-                    return s.call("set_db_change_aware", options.requestTimeout(), true).handle((ok, err) -> null);
+                    return changeAware;
                 })
                 .thenApply(x -> s);
     }

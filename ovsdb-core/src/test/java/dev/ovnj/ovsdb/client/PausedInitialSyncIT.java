@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -32,29 +31,34 @@ class PausedInitialSyncIT {
                 nbctl.run(args.toArray(String[]::new));
             }
             Clients.EventLog log = new Clients.EventLog();
-            AtomicBoolean paused = new AtomicBoolean();
-            AtomicLong pausedAt = new AtomicLong();
             OvsdbClient client = OvsdbClient.builder().remotes(server.remote()).probeInterval(PROBE)
                     .backoff(Duration.ofMillis(100), Duration.ofSeconds(1)).build();
             client.addConnectionListener(log);
-            // Freeze the server as the client opens its first connection, so the initial sync's
-            // replies are stuck behind SIGSTOP.
+            // Frozen before the client starts, so that the handshake's replies are stuck behind
+            // SIGSTOP (the kernel still accepts the connection). Pausing from a CONNECTING listener
+            // raced with the connection: that listener runs on the callback thread, and a server
+            // that answered the handshake before the signal froze composing the dump, which the
+            // probe spares (the request timeout bounds it).
+            server.pause();
+            // The bound counts from the first connection attempt, not from the pause: the client's
+            // start (class loading, the event loop) is not the probe's time.
+            AtomicLong connectingAt = new AtomicLong();
             client.addConnectionListener(e -> {
-                if (e.kind() == ConnectionEvent.Kind.CONNECTING && paused.compareAndSet(false, true)) {
-                    server.pause();
-                    pausedAt.set(System.nanoTime());
+                if (e.kind() == ConnectionEvent.Kind.CONNECTING) {
+                    connectingAt.compareAndSet(0, System.nanoTime());
                 }
             });
+            long pausedAt = System.nanoTime();
             try (client) {
                 client.start();
                 // Before the first sync the probe's verdict fails the handshake's pending request, so it
                 // arrives as the cause of a ConnectionClosedException.
                 Await.until(WAIT, "declared dead", () -> log.events.stream().anyMatch(e -> e.kind() == ConnectionEvent.Kind.DISCONNECTED
                         && e.cause().filter(c -> c.getCause() instanceof InactivityTimeoutException).isPresent()));
-                long deadAfterMs = (System.nanoTime() - pausedAt.get()) / 1_000_000;
+                long deadAfterMs = (System.nanoTime() - connectingAt.get()) / 1_000_000;
                 assertThat(deadAfterMs).as("declared dead within two probe intervals").isLessThanOrEqualTo(2 * PROBE.toMillis() + 1000);
                 assertThat(client.isSynced()).isFalse();
-                long remaining = 10_000 - (System.nanoTime() - pausedAt.get()) / 1_000_000;
+                long remaining = 10_000 - (System.nanoTime() - pausedAt) / 1_000_000;
                 Thread.sleep(Math.max(0, remaining));
                 assertThat(client.stats().connects()).as("nothing synced while frozen").isZero();
                 server.resume();
