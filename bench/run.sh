@@ -28,11 +28,12 @@ command="bench/run.sh $*"
 
 args=()
 jmh=auto
+quick=false
 build=true
 out=bench/results
 while [ $# -gt 0 ]; do
   case "$1" in
-    --quick) args+=(--quick); [ "$jmh" = auto ] && jmh=false ;;
+    --quick) args+=(--quick); quick=true; [ "$jmh" = auto ] && jmh=false ;;
     --only) args+=(--only "$2"); [ "$jmh" = auto ] && jmh=false; shift ;;
     --size) args+=(--size "$2"); shift ;;
     --no-build) build=false ;;
@@ -78,6 +79,9 @@ done
 # history, not the number of specs. A controller that runs for days does not hand its heap back
 # between changes, so neither does the harness.
 java_opts=(-Xms2g -Xmx6g -XX:+UseG1GC -XX:MaxHeapFreeRatio=100 -Dorg.slf4j.simpleLogger.defaultLogLevel=warn ${BENCH_JAVA_OPTS:-})
+# --quick runs the harness so that it never rots (CI), not for its figures: two warm passes per
+# client instead of up to twelve (JitWarmth), which were most of its time. Forks inherit it.
+$quick && java_opts+=(-Dovnj.bench.warmPasses=2)
 
 java "${java_opts[@]}" -cp "$classpath" dev.ovnj.bench.Scenarios "${args[@]}" \
   --out "$out" --peers bench/peers --command "$command"

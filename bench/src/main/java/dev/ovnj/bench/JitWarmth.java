@@ -20,6 +20,14 @@ public final class JitWarmth {
      */
     public static final int MAX_PASSES = 12;
 
+    /**
+     * The most warm passes any client gets in this JVM: {@link #MAX_PASSES}, or fewer when the
+     * system property {@code ovnj.bench.warmPasses} says so. {@code bench/run.sh --quick} (CI,
+     * which runs the harness so that it never rots, not for its figures) sets 2: twelve passes
+     * of every client were most of its ten minutes there.
+     */
+    private static final int PASS_CAP = Math.max(1, Integer.getInteger("ovnj.bench.warmPasses", MAX_PASSES));
+
     /** The share of a pass's wall time below which its compilation counts as settled. */
     public static final double SETTLED_SHARE = 0.02;
 
@@ -65,6 +73,8 @@ public final class JitWarmth {
      * @throws Exception the first pass failure (no further pass runs)
      */
     public static int warm(Pass pass, int minPasses, int maxPasses) throws Exception {
+        int most = Math.min(maxPasses, PASS_CAP);
+        int fewest = Math.min(minPasses, most);
         for (int n = 1; ; n++) {
             double jit0 = compileSeconds();
             double wall = pass.run(n);
@@ -72,7 +82,7 @@ public final class JitWarmth {
             boolean settled = settled(jit0, wall);
             System.out.printf(java.util.Locale.ROOT, "    warm pass %d: %.0f ms, %.0f ms of it compiling%s%n", n, wall * 1e3,
                     (compileSeconds() - jit0) * 1e3, settled ? " (settled)" : "");
-            if (n >= maxPasses || n >= minPasses && settled) {
+            if (n >= most || n >= fewest && settled) {
                 return n;
             }
         }

@@ -280,8 +280,10 @@ public final class Scenarios {
 
     /** A JVM like this one (same classpath, its own heap) for the Java peer's driver. */
     static List<String> javaCommand() {
+        // The peer is warmed as ovnj's clients are (JitWarmth's cap, when --quick set one).
+        String warmPasses = "-Dovnj.bench.warmPasses=" + Integer.getInteger("ovnj.bench.warmPasses", JitWarmth.MAX_PASSES);
         return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xms1g", "-Xmx6g", "-XX:+UseG1GC",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", System.getProperty("java.class.path"));
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", warmPasses, "-cp", System.getProperty("java.class.path"));
     }
 
     static OvsdbClient client(String remotes, MonitorRequest monitor) {
