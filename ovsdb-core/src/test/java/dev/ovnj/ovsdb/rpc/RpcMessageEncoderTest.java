@@ -5,15 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.netty.buffer.AbstractByteBufAllocator;
+import dev.ovnj.ovsdb.wire.TrackingAllocator;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.UnpooledHeapByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.EncoderException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RpcMessageEncoderTest {
@@ -50,33 +46,15 @@ class RpcMessageEncoderTest {
 
     @Test
     void aMessageThatFailsToEncodeLeavesNoBufferBehind() {
-        List<ByteBuf> allocated = new ArrayList<>();
-        ByteBufAllocator tracking = new AbstractByteBufAllocator(false) {
-            @Override
-            protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
-                ByteBuf b = new UnpooledHeapByteBuf(this, initialCapacity, maxCapacity);
-                allocated.add(b);
-                return b;
-            }
-
-            @Override
-            protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-                return newHeapBuffer(initialCapacity, maxCapacity);
-            }
-
-            @Override
-            public boolean isDirectBufferPooled() {
-                return false;
-            }
-        };
+        TrackingAllocator tracking = new TrackingAllocator();
         EmbeddedChannel ch = new EmbeddedChannel(new RpcMessageEncoder());
         ch.config().setAllocator(tracking);
         // Half the envelope is already in the buffer when the parameter fails to render.
         RpcRequest unrenderable = new RpcRequest(NODES.numberNode(1), "transact",
                 NODES.arrayNode().add("OVN_Northbound").addPOJO(new Unrenderable()));
         assertThatThrownBy(() -> ch.writeOutbound(unrenderable)).isInstanceOf(EncoderException.class);
-        assertThat(allocated).as("the encoder allocated its buffer").isNotEmpty();
-        assertThat(allocated).allSatisfy(b -> assertThat(b.refCnt()).isZero());
+        assertThat(tracking.allocated()).as("the encoder allocated its buffer").isNotEmpty();
+        assertThat(tracking.allocated()).allSatisfy(b -> assertThat(b.refCnt()).isZero());
         assertThat(ch.<Object>readOutbound()).isNull();
     }
 

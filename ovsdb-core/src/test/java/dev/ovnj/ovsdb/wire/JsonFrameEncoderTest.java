@@ -7,15 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ovnj.ovsdb.FrameLimits;
-import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.UnpooledHeapByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.EncoderException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class JsonFrameEncoderTest {
@@ -58,33 +53,15 @@ class JsonFrameEncoderTest {
 
     @Test
     void aMessageThatFailsToEncodeLeavesNoBufferBehind() {
-        List<ByteBuf> allocated = new ArrayList<>();
-        ByteBufAllocator tracking = new AbstractByteBufAllocator(false) {
-            @Override
-            protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
-                ByteBuf b = new UnpooledHeapByteBuf(this, initialCapacity, maxCapacity);
-                allocated.add(b);
-                return b;
-            }
-
-            @Override
-            protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-                return newHeapBuffer(initialCapacity, maxCapacity);
-            }
-
-            @Override
-            public boolean isDirectBufferPooled() {
-                return false;
-            }
-        };
+        TrackingAllocator tracking = new TrackingAllocator();
         EmbeddedChannel ch = new EmbeddedChannel(new JsonFrameEncoder());
         ch.config().setAllocator(tracking);
         // Half the object is already in the buffer when the parameter fails to render.
         ObjectNode unrenderable = NODES.objectNode().put("method", "transact");
         unrenderable.putArray("params").add("OVN_Northbound").addPOJO(new Unrenderable());
         assertThatThrownBy(() -> ch.writeOutbound(unrenderable)).isInstanceOf(EncoderException.class);
-        assertThat(allocated).as("the encoder allocated its buffer").isNotEmpty();
-        assertThat(allocated).allSatisfy(b -> assertThat(b.refCnt()).isZero());
+        assertThat(tracking.allocated()).as("the encoder allocated its buffer").isNotEmpty();
+        assertThat(tracking.allocated()).allSatisfy(b -> assertThat(b.refCnt()).isZero());
         assertThat(ch.<Object>readOutbound()).isNull();
     }
 
