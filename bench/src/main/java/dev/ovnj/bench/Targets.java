@@ -35,8 +35,12 @@ final class Targets {
                         .map(x -> Proc.fmt("; ovnj-pipelined wall / that monitor floor = %.2f", x)).orElse(""))));
         target("bulk-create: ovnj-writeonly faster than odl-pipelined", ratio("bulk-create", "odl-pipelined", "wall_s",
                 "bulk-create", "ovnj-writeonly", "wall_s"), r -> r > 1, "odl wall / ovnj wall = %.2f");
-        target("bulk-create: ovnj-pipelined faster than odl-pipelined", ratio("bulk-create", "odl-pipelined", "wall_s",
-                "bulk-create", "ovnj-pipelined", "wall_s"), r -> r > 1, "odl wall / ovnj wall = %.2f");
+        // issue 34 replaced "ovnj-pipelined faster than odl-pipelined": a client that keeps a cache
+        // is held to the server's own cost of feeding any cache, not to a peer that keeps none.
+        target("bulk-create: ovnj-pipelined (with its cache) wall within 1.05x of " + BulkCreate.MONITOR_FLOOR,
+                results.get("bulk-create", "ovnj-pipelined", "x_monitor_floor"), r -> r <= 1.05, "wall / monitor floor = %.2f");
+        ratio("bulk-create", "odl-pipelined", "wall_s", "bulk-create", "ovnj-pipelined", "wall_s")
+                .ifPresent(r -> results.note(Proc.fmt("bulk-create: odl-pipelined wall / ovnj-pipelined wall = %.2f", r)));
         for (String peer : List.of("ovnj-sequential", "odl-sequential", "python-idl", "ovn-nbctl-daemon")) {
             results.get("bulk-create", peer, "x_floor").ifPresent(r -> results.note(Proc.fmt("bulk-create %s: wall/floor = %.2f", peer, r)));
         }
@@ -63,6 +67,24 @@ final class Targets {
             String large = "ovnj-engine-" + label(scale.get(scale.size() - 1));
             target("scale: incremental p99 at " + label(scale.get(scale.size() - 1)) + " specs <= 1.5x its value at "
                     + label(scale.get(0)), ratio("scale", large, "p99_ms", "scale", small, "p99_ms"), r -> r <= 1.5, "ratio = %.2f");
+        }
+        // issue 34: the client's cost of a change as a ratio to the server's own in the same run.
+        for (int n : scale) {
+            String client = "ovnj-engine-" + label(n);
+            // The watchdog's nudge (every 500 ms) is a hand-off too: 1-3 of them fall in the 3,000
+            // measured changes' second or so, 3.0003-3.001 per change; a fourth hop per change is 4.
+            target("scale " + label(n) + ": at most 3 engine hand-offs per change", results.get("scale", client, "handoffs"),
+                    r -> r < 3.01, "%.4f per change");
+            target("scale " + label(n) + ": client CPU per change <= 1.5x the server's",
+                    ratio("scale", client, "cpu_us", "scale", client, "server_cpu_us"), r -> r <= 1.5, "ratio = %.2f");
+        }
+        if (!scale.isEmpty()) {
+            String large = "ovnj-engine-" + label(scale.get(scale.size() - 1));
+            String at = " at " + label(scale.get(scale.size() - 1)) + " specs";
+            target("scale: incremental p50 <= 1.5x the server's own round trip" + at,
+                    ratio("scale", large, "p50_ms", "scale", large, "server_rtt_p50_ms"), r -> r <= 1.5, "ratio = %.2f");
+            target("scale: incremental p99 <= 2x the server's own round trip" + at,
+                    ratio("scale", large, "p99_ms", "scale", large, "server_rtt_p99_ms"), r -> r <= 2, "ratio = %.2f");
         }
         Optional<Double> converge = sizes.get("gc") == sizes.get("engine")
                 ? results.get("engine-converge-group", "ovnj-engine", "wall_s") : Optional.empty();
