@@ -52,10 +52,10 @@ final class Handshake {
         // instead of three before the monitor can be sent.
         CompletableFuture<Void> checked = checkServer(s);
         // Except over ssl:. With TLS 1.3 the server checks our certificate after we consider the
-        // handshake done; when it refuses it with requests still unread, the connection is reset
-        // rather than closed, and the reset can overtake the alert that says why (TlsSecurityIT
-        // saw "connection closed" instead of "the server rejected our certificate"). So there the
-        // check goes alone and the other two follow its answer.
+        // handshake done. With three requests pipelined, TlsSecurityIT once saw a refused
+        // certificate reported as "connection closed" instead of the alert that says why (likely:
+        // a server closing with requests unread resets the connection, and the reset overtakes the
+        // alert). So there the check goes alone and the other two follow its answer, as before.
         CompletableFuture<Void> sendRest = s.remote.kind() == Remote.Kind.SSL ? checked : CompletableFuture.completedFuture(null);
         CompletableFuture<JsonNode> schema = sendRest.thenCompose(x -> s.call("get_schema", options.requestTimeout(), options.database()));
         // Without this a server drops the connection when the schema changes (ovsdb-server(7)); a
