@@ -21,8 +21,6 @@ import picocli.CommandLine.Option;
  * {@code ovnj}).
  */
 final class DatabaseOptions {
-    // OvsdbClient.Builder's own default; a shorter --timeout leaves it, a longer one raises it.
-    private static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
     @Option(names = "--db", required = true, paramLabel = "REMOTES",
             description = "OVSDB remotes, comma-separated for a cluster (its leader is used) or relays (ovsdb-server relay:), "
@@ -79,7 +77,9 @@ final class DatabaseOptions {
     OvsdbClient connect(String remotesValue, String database, MonitorRequest monitor, String option) {
         // A longer --timeout also bounds each request: the first sync of a large Southbound is one
         // monitor request that ovsdb-server may take longer than the client's default to answer.
-        Duration request = timeout().compareTo(DEFAULT_REQUEST_TIMEOUT) > 0 ? timeout() : DEFAULT_REQUEST_TIMEOUT;
+        // A shorter --timeout leaves the client's default.
+        Duration request = timeout().compareTo(OvsdbClient.Builder.DEFAULT_REQUEST_TIMEOUT) > 0
+                ? timeout() : OvsdbClient.Builder.DEFAULT_REQUEST_TIMEOUT;
         OvsdbClient.Builder b = OvsdbClient.builder().database(database).monitor(monitor)
                 .backoff(Duration.ofMillis(100), Duration.ofSeconds(2)).requestTimeout(request);
         try {

@@ -460,6 +460,8 @@ public final class OvsdbClient implements AutoCloseable {
     public static final class Builder {
         /** The default mean period of the cache audit: 5 minutes. */
         public static final Duration DEFAULT_CACHE_AUDIT = Duration.ofMinutes(5);
+        /** The default bound on each request: 30 seconds. */
+        public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
         private List<Remote> remotes = List.of();
         private String database = "OVN_Northbound";
@@ -467,7 +469,7 @@ public final class OvsdbClient implements AutoCloseable {
         private boolean leaderOnly = true;
         private MonitorRequest monitor = MonitorRequest.allTables();
         private Duration probeInterval = Duration.ofSeconds(5);
-        private Duration requestTimeout = Duration.ofSeconds(30);
+        private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private Duration connectTimeout = Duration.ofSeconds(5);
         private Duration minBackoff = Duration.ofMillis(100);
         private Duration maxBackoff = Duration.ofSeconds(8);
@@ -547,7 +549,7 @@ public final class OvsdbClient implements AutoCloseable {
         }
 
         /**
-         * Sets the bound on each request (default 30 s).
+         * Sets the bound on each request (default {@link #DEFAULT_REQUEST_TIMEOUT}, 30 s).
          *
          * @param timeout the timeout
          * @return this builder
