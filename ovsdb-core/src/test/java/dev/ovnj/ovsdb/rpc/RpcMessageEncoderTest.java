@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ovnj.ovsdb.wire.TrackingAllocator;
+import dev.ovnj.ovsdb.wire.Unrenderable;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.EncoderException;
@@ -56,17 +57,5 @@ class RpcMessageEncoderTest {
         assertThat(tracking.allocated()).as("the encoder allocated its buffer").isNotEmpty();
         assertThat(tracking.allocated()).allSatisfy(b -> assertThat(b.refCnt()).isZero());
         assertThat(ch.<Object>readOutbound()).isNull();
-    }
-
-    /** A value Jackson cannot serialize: its only property throws. */
-    public static final class Unrenderable {
-        /**
-         * Fails.
-         *
-         * @return never
-         */
-        public String getValue() {
-            throw new IllegalStateException("cannot render");
-        }
     }
 }

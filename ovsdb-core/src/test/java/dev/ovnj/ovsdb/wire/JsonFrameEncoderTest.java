@@ -64,16 +64,4 @@ class JsonFrameEncoderTest {
         assertThat(tracking.allocated()).allSatisfy(b -> assertThat(b.refCnt()).isZero());
         assertThat(ch.<Object>readOutbound()).isNull();
     }
-
-    /** A value Jackson cannot serialize: its only property throws. */
-    public static final class Unrenderable {
-        /**
-         * Fails.
-         *
-         * @return never
-         */
-        public String getValue() {
-            throw new IllegalStateException("cannot render");
-        }
-    }
 }
