@@ -324,7 +324,13 @@ public final class LoadBalancerEngine implements AutoCloseable {
                     + " requests are already waiting for the database (maxPendingRequests); retry later"));
         }
         CompletableFuture<ApplyResult> f = request.get();
-        f.whenComplete((r, e) -> pendingRequests.decrementAndGet());
+        if (f instanceof Answer<ApplyResult> answer) {
+            // Counted off at the verdict, not by a stage of the caller's future: a stage there would
+            // make every answer a hand-off to the stage thread (see Answer).
+            answer.onVerdict(pendingRequests::decrementAndGet);
+        } else {
+            f.whenComplete((r, e) -> pendingRequests.decrementAndGet());
+        }
         return f;
     }
 

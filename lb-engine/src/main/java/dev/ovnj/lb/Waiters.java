@@ -76,7 +76,8 @@ final class Waiters {
         Request req = new Request(kind, owner, f);
         try {
             ScheduledFuture<?> deadline = deadlines.schedule(() -> expire(req), timeout.toNanos(), TimeUnit.NANOSECONDS);
-            f.whenComplete((r, e) -> deadline.cancel(false));
+            // At the verdict, not as a stage of the caller's future (which would cost a hand-off; see Answer).
+            f.onVerdict(() -> deadline.cancel(false));
         } catch (RejectedExecutionException e) {
             f.completeExceptionally(new EngineClosedException());
             return f;

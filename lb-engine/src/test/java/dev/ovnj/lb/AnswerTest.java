@@ -122,4 +122,74 @@ class AnswerTest {
         chained.get(10, TimeUnit.SECONDS);
         assertThat(ran.get()).isNotEqualTo("decider");
     }
+    @Test
+    void aCallerBlockedWithNoStageAttachedIsAnsweredWithoutAHandOff() throws Exception {
+        Answer<String> a = new Answer<>();
+        AtomicReference<String> handedOff = new AtomicReference<>();
+        CompletableFuture<String> blocked = CompletableFuture.supplyAsync(a::join, stages);
+        while (a.blockedCallers() == 0) {
+            Thread.onSpinWait();
+        }
+
+        decider.submit(() -> a.decide("yes", r -> handedOff.set("handed off"))).get(10, TimeUnit.SECONDS);
+
+        assertThat(blocked.get(10, TimeUnit.SECONDS)).isEqualTo("yes");
+        assertThat(handedOff.get()).as("task given to the stage executor").isNull();
+        // The woken caller completed the stages: one attached now runs at once, on the attaching thread.
+        assertThat(a.thenApply(v -> v + "!").getNow("not completed")).isEqualTo("yes!");
+        assertThat(CompletableFuture.allOf(a).isDone()).isTrue();
+    }
+
+    @Test
+    void aStageAttachedBeforeTheVerdictStillRunsOnTheStageExecutorWhileACallerIsBlocked() throws Exception {
+        Answer<String> a = new Answer<>();
+        AtomicReference<String> ranOn = new AtomicReference<>();
+        CompletableFuture<Void> chained = a.thenAccept(v -> ranOn.set(Thread.currentThread().getName()));
+        CompletableFuture<String> blocked = CompletableFuture.supplyAsync(a::join, Executors.newSingleThreadExecutor(r -> new Thread(r, "caller")));
+        while (a.blockedCallers() == 0) {
+            Thread.onSpinWait();
+        }
+
+        decider.submit(() -> a.decide("yes", stages)).get(10, TimeUnit.SECONDS);
+
+        assertThat(blocked.get(10, TimeUnit.SECONDS)).isEqualTo("yes");
+        chained.get(10, TimeUnit.SECONDS);
+        assertThat(ranOn.get()).isEqualTo("stage");
+    }
+
+    @Test
+    void callersTimingOutAsTheVerdictArrivesNeverLeaveTheStagesPending() throws Exception {
+        // Callers give up at every moment around the verdict; whoever the stages were left to,
+        // a stage attached afterwards (also through allOf, which bypasses every override) completes.
+        ExecutorService callers = Executors.newFixedThreadPool(2, r -> new Thread(r, "caller"));
+        try {
+            for (int i = 0; i < 2_000; i++) {
+                Answer<Integer> a = new Answer<>();
+                int value = i;
+                CountDownLatch started = new CountDownLatch(2);
+                for (int c = 0; c < 2; c++) {
+                    callers.submit(() -> {
+                        started.countDown();
+                        try {
+                            return a.get(value % 3 == 0 ? 0 : 50, TimeUnit.MICROSECONDS);
+                        } catch (TimeoutException e) {
+                            return -1;
+                        }
+                    });
+                }
+                started.await(10, TimeUnit.SECONDS);
+                if (i % 2 == 0) {
+                    a.decide(value, stages);
+                } else {
+                    a.decideExceptionally(new IllegalStateException("no " + value), stages);
+                }
+                CompletableFuture<Void> all = CompletableFuture.allOf(a).exceptionally(e -> null);
+                CompletableFuture<Object> after = a.handle((v, e) -> v != null ? v : e.getMessage());
+                assertThat(after.get(10, TimeUnit.SECONDS)).isEqualTo(i % 2 == 0 ? (Object) value : "no " + value);
+                all.get(10, TimeUnit.SECONDS);
+            }
+        } finally {
+            callers.shutdownNow();
+        }
+    }
 }
