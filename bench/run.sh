@@ -78,7 +78,7 @@ done
 # doubled every client thread's CPU per change and made the scale curve's tail follow the heap's
 # history, not the number of specs. A controller that runs for days does not hand its heap back
 # between changes, so neither does the harness.
-java_opts=(-Xms2g -Xmx6g -XX:+UseG1GC -XX:MaxHeapFreeRatio=100 -Dorg.slf4j.simpleLogger.defaultLogLevel=warn ${BENCH_JAVA_OPTS:-})
+java_opts=(-Xms2g -Xmx6g -XX:+UseG1GC -XX:MaxHeapFreeRatio=100 -XX:-UseDynamicNumberOfCompilerThreads -Dorg.slf4j.simpleLogger.defaultLogLevel=warn ${BENCH_JAVA_OPTS:-})
 # --quick runs the harness so that it never rots (CI), not for its figures: two warm passes per
 # client instead of up to twelve (JitWarmth), which were most of its time. Forks inherit it.
 $quick && java_opts+=(-Dovnj.bench.warmPasses=2)

@@ -51,6 +51,34 @@ final class Proc {
         return os.getProcessCpuTime() / 1e9;
     }
 
+    /**
+     * CPU seconds the JIT compiler threads of this JVM have used so far (their {@code utime} and
+     * {@code stime} in {@code /proc/self/task/}*{@code /stat}, named {@code C1/C2 CompilerThre...});
+     * 0 where there is no /proc. A compiler thread that ends takes its share with it, so the bench
+     * runs with a fixed number of them ({@code -XX:-UseDynamicNumberOfCompilerThreads}, run.sh).
+     */
+    static double compilerCpuSeconds() {
+        long ticks = 0;
+        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler")) {
+                        // After the command name: state is field 3, utime field 14 and stime field 15.
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                    }
+                } catch (IOException | RuntimeException gone) {
+                    // The thread ended while listed.
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+        return (double) ticks / clockTick();
+    }
+
     /** Bytes allocated so far by the JVM's live threads (a converge's garbage, read before and after it). */
     static long allocatedBytes() {
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
