@@ -555,7 +555,7 @@ final class EngineLoop {
             return;
         }
         long t0 = EngineCounters.now();
-        EipCheck eip = EipCheck.read(client.cache());
+        EipCheck eip = reconciler.eipCheck();
         counters.cacheRead(t0);
         Set<String> groupsCreated = new HashSet<>();
         for (Map.Entry<SpecKey, Long> e : batch.entrySet()) {
@@ -642,7 +642,7 @@ final class EngineLoop {
             keys.forEach(k -> outcomes.handle(new KeyOutcome.Recheck(k, now)));
             return;
         }
-        EipCheck eip = EipCheck.read(client.cache());
+        EipCheck eip = reconciler.eipCheck();
         Set<String> groupsCreated = new HashSet<>();
         for (SpecKey key : keys) {
             // Marks made so far came from events the cache read below already reflects.

@@ -63,11 +63,18 @@ final class Reconciler {
     private final RowCache cache;
     private final Admission admission;
     private final EngineCounters counters;
+    private final EipCheck.Memo eipChecks;
 
     Reconciler(RowCache cache, Admission admission, EngineCounters counters) {
         this.cache = cache;
         this.admission = admission;
         this.counters = counters;
+        this.eipChecks = new EipCheck.Memo(cache);
+    }
+
+    /** The routers' networks as the cache holds them now (re-read only after a router or router port changed). */
+    EipCheck eipCheck() {
+        return eipChecks.current();
     }
 
     /**
@@ -171,7 +178,7 @@ final class Reconciler {
      */
     LoadBalancerPlan dryRun(String owner, List<LoadBalancerSpec> specs, Predicate<SpecKey> activeClaim, DeletionBudget budget) {
         Map<String, List<SpecError>> checked = SpecValidator.validate(owner, specs);
-        EipCheck eip = EipCheck.read(cache);
+        EipCheck eip = eipChecks.current();
         Map<String, List<String>> invalid = new LinkedHashMap<>();
         List<LoadBalancerPlan> parts = new ArrayList<>();
         List<String> conflicts = new ArrayList<>();

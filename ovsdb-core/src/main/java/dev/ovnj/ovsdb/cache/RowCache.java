@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Supplier;
@@ -33,6 +34,8 @@ public final class RowCache {
     private final List<IndexSpec> indexSpecs = new CopyOnWriteArrayList<>();
     // Kept across resyncs: the strings it shares are still those of the rows.
     private final Interner interner = new Interner();
+    /** Every table's inserts, updates and deletes, counted for {@link TableCache#version()}. */
+    private final AtomicLong changes = new AtomicLong();
     private volatile DatabaseSchema schema;
     private volatile Map<String, TableCache> tables = Map.of();
 
@@ -181,7 +184,7 @@ public final class RowCache {
             }
             Map<String, TableCache> fresh = new LinkedHashMap<>();
             for (String name : monitored) {
-                TableCache t = new TableCache(newSchema.table(name), lock, interner);
+                TableCache t = new TableCache(newSchema.table(name), lock, interner, changes);
                 for (IndexSpec spec : indexSpecs) {
                     if (spec.table().equals(name)) {
                         t.addIndex(spec);

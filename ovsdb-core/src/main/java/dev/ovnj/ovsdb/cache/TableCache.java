@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReadWriteLock;
 
 /**
@@ -25,11 +26,27 @@ public final class TableCache {
     // (never changed in place) under the write lock; read under the read lock.
     private RowIndex[] indexes = new RowIndex[0];
     private final Interner.Table sharing;
+    /** The cache-wide change counter this table's {@link #version} is drawn from. */
+    private final AtomicLong changes;
+    private volatile long version;
 
-    TableCache(TableSchema schema, ReadWriteLock lock, Interner interner) {
+    TableCache(TableSchema schema, ReadWriteLock lock, Interner interner, AtomicLong changes) {
         this.schema = schema;
         this.lock = lock;
         this.sharing = interner.table(schema);
+        this.changes = changes;
+        this.version = changes.incrementAndGet();
+    }
+
+    /**
+     * A number that changes whenever a row of this table is inserted, updated or deleted, also
+     * across a resync (which replaces the table): for keeping a value derived from the table's rows
+     * until they change. Read it in the same {@link RowCache#read} as the rows it stands for.
+     *
+     * @return this table's version; never the same for two different contents of the table
+     */
+    public long version() {
+        return version;
     }
 
     /** How this table's rows share repeated values with each other. */
@@ -147,6 +164,7 @@ public final class TableCache {
     }
 
     Row put(Row row) {
+        version = changes.incrementAndGet();
         Row old = rows.put(row);
         for (RowIndex idx : indexes) {
             if (old != null) {
@@ -161,6 +179,7 @@ public final class TableCache {
     Row remove(UUID uuid) {
         Row old = rows.remove(uuid);
         if (old != null) {
+            version = changes.incrementAndGet();
             for (RowIndex idx : indexes) {
                 idx.remove(old);
             }

@@ -47,6 +47,26 @@ class RowCacheTest {
     }
 
     @Test
+    void aTablesVersionChangesWithItsRowsOnlyAndNeverRepeatsAcrossAResync() throws Exception {
+        long lb0 = cache.table("Load_Balancer").version();
+        long ls0 = cache.table("Logical_Switch").version();
+        cache.apply(u2("{'Load_Balancer':{'" + A + "':{'insert':{'name':'a'}}}}"));
+        long lb1 = cache.table("Load_Balancer").version();
+        assertThat(lb1).isNotEqualTo(lb0);
+        assertThat(cache.table("Logical_Switch").version()).as("another table's change").isEqualTo(ls0);
+        cache.apply(u2("{'Load_Balancer':{'" + A + "':{'modify':{'name':'a2'}}}}"));
+        long lb2 = cache.table("Load_Balancer").version();
+        assertThat(lb2).isNotIn(lb0, lb1);
+        cache.apply(u2("{'Load_Balancer':{'" + A + "':{'delete':null}}}"));
+        long lb3 = cache.table("Load_Balancer").version();
+        assertThat(lb3).isNotIn(lb0, lb1, lb2);
+        // A resync builds the tables anew; their versions must not restart where an old one was.
+        cache.replace(schema, List.of("Load_Balancer", "Logical_Switch"), u2("{'Load_Balancer':{'" + A + "':{'initial':{'name':'a'}}}}"));
+        assertThat(cache.table("Load_Balancer").version()).isNotIn(lb0, lb1, lb2, lb3);
+        assertThat(cache.table("Logical_Switch").version()).isNotEqualTo(ls0);
+    }
+
+    @Test
     void inconsistentBatchLeavesTheCacheUntouched() throws Exception {
         cache.apply(u2("{'Load_Balancer':{'" + A + "':{'insert':{'name':'a'}}}}"));
         events.clear();
