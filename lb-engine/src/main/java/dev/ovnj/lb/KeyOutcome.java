@@ -71,7 +71,7 @@ sealed interface KeyOutcome {
     }
 
     /** A retriable error (not leader, connection lost, no answer): APPLYING. Queue: retried after its backoff. */
-    record Retry(SpecKey key, ServerError error, long answeredAt) implements KeyOutcome {
+    record Retry(SpecKey key, WriteError error, long answeredAt) implements KeyOutcome {
     }
 
     /** A rejected transaction of several specs: each goes alone next, to find the one. Queue: solo, requeued. */
@@ -79,7 +79,7 @@ sealed interface KeyOutcome {
     }
 
     /** Rejected for good, alone in its transaction: FAILED. Queue: done, backoff forgotten. */
-    record Rejected(SpecKey key, ServerError error) implements KeyOutcome {
+    record Rejected(SpecKey key, WriteError error) implements KeyOutcome {
     }
 
     /** Committed, but the engine cannot look at it now (unavailable or closing): looked at again. Queue: requeued. */

@@ -102,7 +102,7 @@ final class OutcomeHandler {
                 chunk.forEach(w -> out.add(new KeyOutcome.GuardFailed(w.key(), w.markedAt())));
             }
             case RETRIABLE -> {
-                ServerError error = outcome.serverError();
+                WriteError error = outcome.writeError();
                 chunk.forEach(w -> out.add(new KeyOutcome.Retry(w.key(), error, now)));
             }
             case PERMANENT -> {
@@ -110,7 +110,7 @@ final class OutcomeHandler {
                     // Which spec did the server refuse? Each goes alone next, so only that one fails.
                     chunk.forEach(w -> out.add(new KeyOutcome.Split(w.key(), w.markedAt())));
                 } else {
-                    out.add(new KeyOutcome.Rejected(chunk.get(0).key(), outcome.serverError()));
+                    out.add(new KeyOutcome.Rejected(chunk.get(0).key(), outcome.writeError()));
                 }
             }
             default -> throw new IllegalStateException(outcome.kind().toString());
@@ -196,7 +196,7 @@ final class OutcomeHandler {
         } else if (outcome instanceof KeyOutcome.PlanningFailed p) {
             LOG.warn("planning {} failed: {}", key, p.error().toString());
             LOG.debug("planning failure", p.error());
-            fail(key, new ServerError("planning failed", p.error().toString()));
+            fail(key, new WriteError("planning failed", p.error().toString()));
             counters.retries.incrementAndGet();
             queue.retryLater(key, System.nanoTime());
         } else if (outcome instanceof KeyOutcome.Committed c) {
@@ -208,7 +208,7 @@ final class OutcomeHandler {
             queue.forget(key);
             LOG.warn("owner {}, spec {}: the database did not keep what was written {} times in a row; giving up until it changes",
                     key.owner(), key.spec(), n.writes());
-            fail(key, new ServerError("not converging", "the database did not keep what was written " + n.writes() + " times in a row"));
+            fail(key, new WriteError("not converging", "the database did not keep what was written " + n.writes() + " times in a row"));
             queue.done(key);
             unconverged.remove(key);
         } else if (outcome instanceof KeyOutcome.Fight f) {
@@ -252,14 +252,14 @@ final class OutcomeHandler {
         }
     }
 
-    private void fail(SpecKey key, ServerError error) {
+    private void fail(SpecKey key, WriteError error) {
         Desired d = store.get(key);
         if (d != null) {
             waiters.verdict(key, board.failed(key, d.generation(), error));
         }
     }
 
-    private void logRejection(SpecKey key, ServerError error) {
+    private void logRejection(SpecKey key, WriteError error) {
         String text = error.describe();
         long now = System.nanoTime();
         if (!text.equals(lastFailure) || now - lastFailureAt > FAILURE_LOG_EVERY_NANOS) {

@@ -20,7 +20,7 @@ import java.util.UUID;
  * @param repairs how many times drift on its rows was repaired
  * @param lastRepair latency of the most recent repair, from seeing the drift to the repair committed
  * @param conflicts when {@link State#CONFLICT}: the rows or specs it conflicts with
- * @param serverError when {@link State#FAILED} by the server (or {@link State#APPLYING} while retrying): the server's error
+ * @param writeError when {@link State#FAILED} (or {@link State#APPLYING} while retrying): why the write did not succeed (the server's error, the client's or the engine's)
  * @param generation the version of the desired spec this status is about (it grows with every declaration)
  * @param observedGeneration the version of the desired spec the database was last seen to hold (0: none yet)
  * @param backendHealth for the backends of checked VIPs, what OVN's service monitor says; keyed
@@ -31,7 +31,7 @@ import java.util.UUID;
  */
 public record SpecStatus(String owner, String spec, State state, List<String> reasons, List<String> warnings,
                          Set<UUID> rows, long repairs, Optional<Duration> lastRepair, List<ConflictingRow> conflicts,
-                         Optional<ServerError> serverError, long generation, long observedGeneration,
+                         Optional<WriteError> writeError, long generation, long observedGeneration,
                          Map<String, BackendHealth> backendHealth) {
 
     /** The states of a spec. */
@@ -80,7 +80,7 @@ public record SpecStatus(String owner, String spec, State state, List<String> re
      * @param repairs how many times drift on its rows was repaired
      * @param lastRepair latency of the most recent repair
      * @param conflicts the rows or specs it conflicts with
-     * @param serverError the server's error
+     * @param writeError why the write did not succeed
      * @param generation the version of the desired spec this status is about
      * @param observedGeneration the version of the desired spec the database was last seen to hold
      * @param backendHealth backend (keyed as {@link BackendHealthView#key} writes it) to what OVN's
@@ -108,14 +108,14 @@ public record SpecStatus(String owner, String spec, State state, List<String> re
      * @param repairs how many times drift was repaired
      * @param lastRepair latency of the most recent repair
      * @param conflicts the rows or specs it conflicts with
-     * @param serverError the server's error
+     * @param writeError why the write did not succeed
      * @param generation the version of the desired spec
      * @param observedGeneration the version the database was last seen to hold
      */
     public SpecStatus(String owner, String spec, State state, List<String> reasons, List<String> warnings, Set<UUID> rows,
-                      long repairs, Optional<Duration> lastRepair, List<ConflictingRow> conflicts, Optional<ServerError> serverError,
+                      long repairs, Optional<Duration> lastRepair, List<ConflictingRow> conflicts, Optional<WriteError> writeError,
                       long generation, long observedGeneration) {
-        this(owner, spec, state, reasons, warnings, rows, repairs, lastRepair, conflicts, serverError, generation, observedGeneration,
+        this(owner, spec, state, reasons, warnings, rows, repairs, lastRepair, conflicts, writeError, generation, observedGeneration,
                 Map.of());
     }
 

@@ -64,18 +64,18 @@ final class StatusBoard {
         SpecStatus before = get(key);
         List<String> reasons = before != null && before.state() == SpecStatus.State.APPLYING ? before.reasons() : List.of("writing");
         return put(key, SpecStatus.State.APPLYING, reasons, warnings, rows(before), List.of(),
-                before == null ? Optional.empty() : before.serverError(), generation, observed(before));
+                before == null ? Optional.empty() : before.writeError(), generation, observed(before));
     }
 
     /** A retriable error: still APPLYING, the error and the backoff as its reason. */
-    SpecStatus retrying(SpecKey key, long generation, ServerError error, Duration delay) {
+    SpecStatus retrying(SpecKey key, long generation, WriteError error, Duration delay) {
         SpecStatus before = get(key);
         return put(key, SpecStatus.State.APPLYING, List.of("retrying in " + delay.toMillis() + " ms after: " + error.describe()),
                 warnings(before), rows(before), List.of(), Optional.of(error), generation, observed(before));
     }
 
     /** Given up for good (the server's, the client's or the engine's own error). */
-    SpecStatus failed(SpecKey key, long generation, ServerError error) {
+    SpecStatus failed(SpecKey key, long generation, WriteError error) {
         SpecStatus before = get(key);
         return put(key, SpecStatus.State.FAILED, List.of(error.describe()), warnings(before), rows(before), List.of(), Optional.of(error),
                 generation, observed(before));
@@ -134,7 +134,7 @@ final class StatusBoard {
 
     /** Sets a status from its parts, keeping the repair counters; tells listeners when it changed. */
     private SpecStatus put(SpecKey key, SpecStatus.State state, List<String> reasons, List<String> warnings, Set<UUID> rows,
-                   List<ConflictingRow> conflicts, Optional<ServerError> error, long generation, long observed) {
+                   List<ConflictingRow> conflicts, Optional<WriteError> error, long generation, long observed) {
         long[] r = repairs.get(key);
         SpecStatus next = new SpecStatus(key.owner(), key.spec(), state, reasons, warnings, rows, r == null ? 0 : r[0],
                 Optional.ofNullable(lastRepair.get(key)), conflicts, error, generation, observed, health.getOrDefault(key, Map.of()));
@@ -143,7 +143,7 @@ final class StatusBoard {
         count(old, -1);
         count(next, 1);
         if (bus.wants(ListenerBus.Event.STATUS) && (old == null || old.state() != next.state() || !old.reasons().equals(next.reasons())
-                || !old.warnings().equals(next.warnings()) || !Objects.equals(old.serverError(), next.serverError()))) {
+                || !old.warnings().equals(next.warnings()) || !Objects.equals(old.writeError(), next.writeError()))) {
             bus.publish(ListenerBus.Event.STATUS, l -> l.onStatus(next));
         }
         return next;
@@ -156,7 +156,7 @@ final class StatusBoard {
         SpecStatus s = get(key);
         if (s != null) {
             SpecStatus next = new SpecStatus(s.owner(), s.spec(), s.state(), s.reasons(), s.warnings(), s.rows(),
-                    repairs.get(key)[0], Optional.of(latency), s.conflicts(), s.serverError(), s.generation(), s.observedGeneration(),
+                    repairs.get(key)[0], Optional.of(latency), s.conflicts(), s.writeError(), s.generation(), s.observedGeneration(),
                     s.backendHealth());
             working.get(key.owner()).put(key.spec(), next);
             changed(key);
@@ -179,7 +179,7 @@ final class StatusBoard {
             return;
         }
         SpecStatus next = new SpecStatus(s.owner(), s.spec(), s.state(), s.reasons(), s.warnings(), s.rows(), s.repairs(),
-                s.lastRepair(), s.conflicts(), s.serverError(), s.generation(), s.observedGeneration(), now);
+                s.lastRepair(), s.conflicts(), s.writeError(), s.generation(), s.observedGeneration(), now);
         working.get(key.owner()).put(key.spec(), next);
         changed(key);
         for (Map.Entry<String, BackendHealth> e : now.entrySet()) {

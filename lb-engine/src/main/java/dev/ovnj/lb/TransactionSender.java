@@ -34,7 +34,7 @@ final class TransactionSender {
             this(kind, error, List.of());
         }
 
-        ServerError serverError() {
+        WriteError writeError() {
             return describe(error);
         }
 
@@ -128,20 +128,20 @@ final class TransactionSender {
     }
 
     /** The server's error and details, or the client's reason for not sending. */
-    static ServerError describe(Throwable e) {
+    static WriteError describe(Throwable e) {
         if (e == null) {
-            return new ServerError("", "");
+            return new WriteError("", "");
         }
         if (e instanceof TransactionException t) {
-            return new ServerError(t.error(), t.details().orElse(""));
+            return new WriteError(t.error(), t.details().orElse(""));
         }
         if (e instanceof RpcErrorException r) {
-            return new ServerError(r.error(), r.details() == null ? "" : r.details());
+            return new WriteError(r.error(), r.details() == null ? "" : r.details());
         }
         if (e instanceof TimeoutException) {
-            return new ServerError("timed out", "no answer from the database");
+            return new WriteError("timed out", "no answer from the database");
         }
         String message = e.getMessage() == null ? "" : e.getMessage();
-        return new ServerError(e.getClass().getSimpleName(), message);
+        return new WriteError(e.getClass().getSimpleName(), message);
     }
 }

@@ -160,7 +160,7 @@ class OutcomeHandlerTest {
         SpecStatus s = board.get(KEY);
         assertThat(s.state()).isEqualTo(SpecStatus.State.APPLYING);
         assertThat(s.reasons().get(0)).startsWith("retrying in ").endsWith("after: timed out: no answer from the database");
-        assertThat(s.serverError()).isPresent();
+        assertThat(s.writeError()).isPresent();
         assertThat(queue.hasReady()).as("waiting out its backoff").isFalse();
         assertThat(queue.size()).isEqualTo(1);
         assertThat(counters.retries.get()).isEqualTo(1);

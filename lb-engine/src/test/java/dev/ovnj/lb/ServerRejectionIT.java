@@ -53,7 +53,7 @@ class ServerRejectionIT {
                 assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(3));
                 assertThat(r.statuses().values()).hasSize(3).allSatisfy(s -> {
                     assertThat(s.state()).isEqualTo(SpecStatus.State.FAILED);
-                    assertThat(s.serverError()).hasValueSatisfying(e -> assertThat(e.error()).isEqualTo("not allowed"));
+                    assertThat(s.writeError()).hasValueSatisfying(e -> assertThat(e.error()).isEqualTo("not allowed"));
                     assertThat(s.reason()).contains("not allowed");
                 });
                 assertThatThrownBy(() -> engine.upsert(OWNER, spec(3, 1)).get(3, TimeUnit.SECONDS))
@@ -108,7 +108,7 @@ class ServerRejectionIT {
                     .hasMessageContaining("constraint violation");
             SpecStatus s = f.engine.status(OWNER).get("clash");
             assertThat(s.state()).isEqualTo(SpecStatus.State.FAILED);
-            assertThat(s.serverError()).hasValueSatisfying(e -> assertThat(e.error()).isEqualTo("constraint violation"));
+            assertThat(s.writeError()).hasValueSatisfying(e -> assertThat(e.error()).isEqualTo("constraint violation"));
             for (int i = 0; i < 10; i++) {
                 long t0 = System.nanoTime();
                 f.engine.upsert(OWNER, spec(i, 1)).get(5, TimeUnit.SECONDS);
