@@ -170,7 +170,8 @@ final class ScaleScenario {
      * The server's own share of a change at this size: {@code count} transactions of a change's
      * shape (one VIP of one load balancer replaced, the engine's monitor receiving it) sent by a
      * plain client that keeps no cache, one at a time, each timed from the call to its reply
-     * ({@code server_rtt_p50_ms}, {@code server_rtt_p99_ms}). The row is one no spec owns or
+     * ({@code server_rtt_p50_ms}, {@code server_rtt_p99_ms}), and this JVM's CPU per transaction of
+     * the second pass without the JIT's ({@code plain_client_cpu_us}). The row is one no spec owns or
      * declares a VIP of, so the engine maps its updates and writes nothing.
      */
     private void serverRoundTrips(EngineSetup e, String client, int count) throws Exception {
@@ -181,8 +182,12 @@ final class ScaleScenario {
                     .value("vips", Map.of(vip, "192.0.2.10:80")).value("protocol", Set.of("tcp"))).build(), WAIT).insertedUuid(0);
             // Warmed as the engine's changes are, if not as long: the client's code is shared with them.
             List<Double> lat = new ArrayList<>(count);
+            double cpu0 = 0;
+            double jit0 = 0;
             for (int pass = 0; pass < 2; pass++) {
                 lat.clear();
+                cpu0 = Proc.jvmCpuSeconds();
+                jit0 = Proc.compilerCpuSeconds();
                 for (int c = 0; c < count; c++) {
                     Transaction tx = raw.transaction().add(Operations.mutate("Load_Balancer").where(Condition.eq("_uuid", probe))
                             .mutation(Mutation.delete("vips", Set.of(vip)),
@@ -192,9 +197,14 @@ final class ScaleScenario {
                     lat.add((System.nanoTime() - t0) / 1e6);
                 }
             }
+            // This JVM's CPU per such transaction, the JIT's excepted: the plain client's own cost of a
+            // round trip (with the engine's monitor receiving the update), the floor under cpu_us_nojit
+            // for a client of this design.
+            double plainUs = ((Proc.jvmCpuSeconds() - cpu0) - (Proc.compilerCpuSeconds() - jit0)) / count * 1e6;
             double[] a = lat.stream().mapToDouble(Double::doubleValue).sorted().toArray();
             results.add("scale", client, "server_rtt_p50_ms", percentile(a, 50));
             results.add("scale", client, "server_rtt_p99_ms", percentile(a, 99));
+            results.add("scale", client, "plain_client_cpu_us", plainUs);
         }
     }
 }
