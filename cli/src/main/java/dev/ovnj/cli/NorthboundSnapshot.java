@@ -95,10 +95,10 @@ record NorthboundSnapshot(List<OwnedLoadBalancer> owned, RouterNetworks routerNe
             if (owner == null) {
                 continue;
             }
-            owned.add(new OwnedLoadBalancer(r.uuid(), columns.name(r), owner, externalIds.getOrDefault(DesiredRow.SPEC_KEY, ""),
+            UUID uuid = r.uuid();
+            owned.add(new OwnedLoadBalancer(uuid, columns.name(r), owner, externalIds.getOrDefault(DesiredRow.SPEC_KEY, ""),
                     columns.protocol(r), columns.map(r, columns.vips), columns.map(r, columns.options),
-                    lbRouters.getOrDefault(r.uuid(), Set.of()), lbSwitches.getOrDefault(r.uuid(), Set.of()),
-                    lbGroups.getOrDefault(r.uuid(), Set.of())));
+                    lbRouters.getOrDefault(uuid, Set.of()), lbSwitches.getOrDefault(uuid, Set.of()), lbGroups.getOrDefault(uuid, Set.of())));
         }
         owned.sort(BY_OWNER_THEN_NAME);
         return new NorthboundSnapshot(owned, RouterNetworks.read(cache), switchNames, groupRouters, groupSwitches);
