@@ -111,7 +111,7 @@ record NorthboundSnapshot(List<OwnedLoadBalancer> owned, RouterNetworks routerNe
      * @return the rows, by owner then name
      */
     List<OwnedLoadBalancer> ownedBy(String owner) {
-        return owned.stream().filter(lb -> owner == null || owner.equals(lb.owner())).toList();
+        return owner == null ? owned : owned.stream().filter(lb -> owner.equals(lb.owner())).toList();
     }
 
     /**
@@ -121,6 +121,9 @@ record NorthboundSnapshot(List<OwnedLoadBalancer> owned, RouterNetworks routerNe
      * @return router names
      */
     Set<String> effectiveRouters(OwnedLoadBalancer lb) {
+        if (lb.groups().isEmpty() && lb.routers().size() <= 1) {
+            return lb.routers(); // already in order; most rows, and no set to build
+        }
         Set<String> out = new TreeSet<>(lb.routers());
         lb.groups().forEach(g -> out.addAll(groupRouters.getOrDefault(g, Set.of())));
         return out;
