@@ -110,7 +110,8 @@ final class DatabaseOptions {
         try {
             return client.startAndWait(timeout());
         } catch (NotConnectedException e) {
-            client.close();
+            // The command fails and the process exits next (CommandClient).
+            client.closeBeforeExit();
             Throwable cause = lastError.get();
             throw new CliFailure("cannot reach the " + database.replace('_', ' ') + " database at " + remotesValue + " within "
                     + seconds(timeout()) + (cause == null ? "" : " (last error: " + describe(cause) + ")"), e);

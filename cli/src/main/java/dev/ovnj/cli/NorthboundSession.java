@@ -63,7 +63,7 @@ final class NorthboundSession implements AutoCloseable {
         try {
             sb = db.connect(southboundRemotes, "OVN_Southbound", LoadBalancerEngine.southboundMonitorRequest(), "--sb");
         } catch (RuntimeException e) {
-            client.close();
+            client.closeBeforeExit();
             throw e;
         }
         return new NorthboundSession(client,
@@ -80,13 +80,16 @@ final class NorthboundSession implements AutoCloseable {
         return engine;
     }
 
-    /** Stops the engine, then the client. */
+    /**
+     * Stops the engine, then the clients, without waiting for Netty's shared thread: the process
+     * exits next ({@link CommandClient}).
+     */
     @Override
     public void close() {
         engine.close();
-        client.close();
+        client.closeBeforeExit();
         if (southbound != null) {
-            southbound.close();
+            southbound.closeBeforeExit();
         }
     }
 }

@@ -93,10 +93,10 @@ record StatusReport(List<String> lines, int problems) {
     static List<String> problems(NorthboundSnapshot snapshot, OwnedLoadBalancer lb) {
         List<String> out = new ArrayList<>();
         for (String router : snapshot.effectiveRouters(lb)) {
-            List<String> networks = snapshot.routerNetworks().networks(router);
             for (String vip : lb.vips().keySet()) {
                 Optional<InetAddress> ip = address(vip);
                 if (ip.isPresent() && !snapshot.routerNetworks().routes(router, ip.get())) {
+                    List<String> networks = snapshot.routerNetworks().networks(router);
                     out.add("VIP " + vip + " is in no network of router " + router
                             + (networks.isEmpty() ? " (it has no ports)" : " (" + String.join(", ", networks) + ")"));
                 }
@@ -126,6 +126,9 @@ record StatusReport(List<String> lines, int problems) {
     }
 
     private static String names(Set<String> names) {
-        return names.isEmpty() ? "-" : String.join(",", new java.util.TreeSet<>(names));
+        if (names.size() <= 1) {
+            return names.isEmpty() ? "-" : names.iterator().next(); // most rows: one router, one switch
+        }
+        return String.join(",", new java.util.TreeSet<>(names));
     }
 }

@@ -22,6 +22,7 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.time.Duration;
 import java.util.List;
@@ -415,21 +416,21 @@ public final class OvsdbClient implements AutoCloseable {
 
     /**
      * Closes the connection and stops reconnecting; pending transactions fail as retriable, side
-     * monitors end. When it returns, no thread of the client is left running.
+     * monitors end. When it returns, no thread of the client is left running, not even the thread
+     * Netty shares between clients to report that a client's I/O thread ended: that thread is not
+     * a daemon and ends by itself 0 to 1 s after it has nothing left to do, and close() waits for
+     * it. A process that exits right after the close does not need that wait:
+     * {@link #closeBeforeExit()}.
      */
     @Override
     public void close() {
-        if (closed) {
+        if (!shutDown()) {
             return;
         }
-        closed = true;
-        audit.close();
-        supervisor.close();
-        monitors.endAll();
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-        callbacks.close();
         // Netty notifies an event loop's termination on GlobalEventExecutor, whose thread is not a
-        // daemon and lingers for a second; wait for it so that close() leaves nothing behind.
+        // daemon and lingers for a second; wait for it so that close() leaves nothing behind. The
+        // group's future completes on that thread, so once it has, the thread has started.
+        group.terminationFuture().syncUninterruptibly();
         try {
             GlobalEventExecutor.INSTANCE.awaitInactivity(3, TimeUnit.SECONDS);
         } catch (IllegalStateException neverStarted) {
@@ -437,6 +438,38 @@ public final class OvsdbClient implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Closes as {@link #close()} does but returns without waiting for the thread Netty shares
+     * between clients (it reports that the client's I/O thread ended, then ends by itself within
+     * about a second): for a process that exits right after, such as a command-line tool, that
+     * wait is 0 to 1 s of nothing. The client's own threads have ended when it returns, as after
+     * {@link #close()}; that shared thread is not a daemon, so a JVM left to end by itself
+     * (without {@link System#exit(int)}) still lives until it ends. Calling {@link #close()}
+     * afterwards does nothing.
+     */
+    public void closeBeforeExit() {
+        shutDown();
+    }
+
+    /** Stops everything of this client's own; false when it was closed already. */
+    private boolean shutDown() {
+        if (closed) {
+            return false;
+        }
+        closed = true;
+        audit.close();
+        supervisor.close();
+        monitors.endAll();
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        // Each loop's own termination, not the group's: Netty completes the group's future from a
+        // listener on its shared thread, which may be busy with other clients' work.
+        for (EventExecutor loop : group) {
+            loop.terminationFuture().syncUninterruptibly();
+        }
+        callbacks.close();
+        return true;
     }
 
     static <T> T await(CompletableFuture<T> f, Duration timeout, String what) {

@@ -18,11 +18,15 @@ import dev.ovnj.testkit.Schemas;
 import dev.ovnj.testkit.StderrCapture;
 import dev.ovnj.testkit.scripted.ScriptedConnection;
 import dev.ovnj.testkit.scripted.ScriptedOvsdbServer;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -31,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * The client carries on through faults of its listeners and its connections: a listener that
  * throws is counted and the connection stays; a reconnect restores changed conditions and side
  * monitors and ignores what the old connection still delivers; a commit the cache could not
- * confirm is reported as not retriable; close leaves no thread behind.
+ * confirm is reported as not retriable; close leaves no thread behind, and closeBeforeExit none of
+ * the client's own.
  */
 class ClientFaultToleranceIT {
 
@@ -196,6 +201,33 @@ class ClientFaultToleranceIT {
                 Thread.onSpinWait();
             }
         }
+    }
+
+    @Test
+    void closeBeforeExitEndsTheClientsThreadsWithoutWaitingForNettysSharedOne() throws Exception {
+        try (OvsdbServer server = OvsdbServer.start()) {
+            Set<Thread> before = Set.copyOf(ovnjThreads());
+            OvsdbClient client = Clients.connect(server.remote());
+            List<Thread> own = ovnjThreads().stream().filter(t -> !before.contains(t)).toList();
+            assertThat(own).as("the client's I/O and callback threads").hasSizeGreaterThanOrEqualTo(2);
+            // Netty's shared thread stays busy until the close has returned (or gives up after 20 s):
+            // close() waits for that thread, and would return only after this task gave up.
+            CountDownLatch returned = new CountDownLatch(1);
+            Future<Boolean> shared = GlobalEventExecutor.INSTANCE.submit(() -> returned.await(20, TimeUnit.SECONDS));
+            client.closeBeforeExit();
+            returned.countDown();
+            assertThat(shared.get(30, TimeUnit.SECONDS)).as("closeBeforeExit() returned while Netty's shared thread was busy").isTrue();
+            for (Thread t : own) {
+                t.join(WAIT.toMillis()); // ended, or ending: their executors have terminated
+            }
+            assertThat(own).as("the client's own threads after closeBeforeExit()").noneMatch(Thread::isAlive);
+            assertThat(client.isSynced()).isFalse();
+            client.close(); // a no-op after closeBeforeExit(): it returns at once
+        }
+    }
+
+    private static List<Thread> ovnjThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.isAlive() && t.getName().startsWith("ovnj")).toList();
     }
 
     private static List<Thread> globalExecutorThreads() {
