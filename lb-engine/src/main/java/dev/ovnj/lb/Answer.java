@@ -128,9 +128,10 @@ final class Answer<T> extends CompletableFuture<T> {
     private void leave() {
         for (int spins = 0; ; spins++) {
             int b = blocked.get();
-            if ((b & CHOSEN) != 0 || spins == MAX_SPINS) {
+            if ((b & CHOSEN) != 0 || spins >= MAX_SPINS && verdict.isDone()) {
                 // Past MAX_SPINS the choice is overdue (a decider descheduled for long): completing
-                // the stages here too is harmless, as only the first completion counts.
+                // the stages here too is harmless, as only the first completion counts. Only once
+                // the verdict is in, or the completion would run on the deciding thread.
                 blocked.decrementAndGet();
                 if ((b & LEFT_TO_CALLERS) != 0 || (b & CHOSEN) == 0) {
                     completeStagesHere();
