@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
@@ -433,22 +434,29 @@ public final class Planner {
 
         private void direct(LoadBalancerSpec spec, Target target, TableCache table, IndexSpec byName, Set<String> names,
                             DesiredRow d, UUID lb) {
-            for (String name : names) {
-                List<Row> found = table.lookup(byName, name);
-                if (found.isEmpty()) {
-                    pendingFor(spec, target.word() + " " + name + " does not exist yet");
-                    continue;
+            eachTarget(spec, target, table, byName, names, (name, t) -> {
+                if (lb == null || !contains(t, "load_balancer", lb)) {
+                    changes.add(new PlanChange.Attach(target, name, t.uuid(), lb, d.rowName()));
                 }
-                for (Row t : found) {
-                    if (lb == null || !contains(t, "load_balancer", lb)) {
-                        changes.add(new PlanChange.Attach(target, name, t.uuid(), lb, d.rowName()));
-                    }
-                }
-            }
+            });
         }
 
         private void groupTargets(LoadBalancerSpec spec, Target target, TableCache table, IndexSpec byName, Set<String> names,
                                   String group, UUID groupUuid) {
+            eachTarget(spec, target, table, byName, names, (name, t) -> {
+                boolean attached = contains(t, "load_balancer_group", groupUuid);
+                if (!attached && plannedGroupAttachments.isEmpty()) {
+                    plannedGroupAttachments = new HashSet<>();
+                }
+                if (!attached && plannedGroupAttachments.add(List.of(t.uuid(), groupUuid))) {
+                    changes.add(new PlanChange.AttachGroup(target, name, t.uuid(), group, groupUuid));
+                }
+            });
+        }
+
+        /** Each row named by the spec in a target table; a name with no row yet makes the spec pending. */
+        private void eachTarget(LoadBalancerSpec spec, Target target, TableCache table, IndexSpec byName, Set<String> names,
+                                BiConsumer<String, Row> each) {
             for (String name : names) {
                 List<Row> found = table.lookup(byName, name);
                 if (found.isEmpty()) {
@@ -456,13 +464,7 @@ public final class Planner {
                     continue;
                 }
                 for (Row t : found) {
-                    boolean attached = contains(t, "load_balancer_group", groupUuid);
-                    if (!attached && plannedGroupAttachments.isEmpty()) {
-                        plannedGroupAttachments = new HashSet<>();
-                    }
-                    if (!attached && plannedGroupAttachments.add(List.of(t.uuid(), groupUuid))) {
-                        changes.add(new PlanChange.AttachGroup(target, name, t.uuid(), group, groupUuid));
-                    }
+                    each.accept(name, t);
                 }
             }
         }
