@@ -32,9 +32,15 @@ class HandoffCountIT {
             long handoffs = f.engine.metrics().handoffs() - before;
             // Besides the changes' own, the watchdog's nudge adds a step or two every 500 ms however slow
             // the machine; and a caller wakes before its answer's last hand-offs are counted, so the first
-            // change's may fall into the window and the last one's out of it.
+            // change's may fall into the window and the last one's out of it. On a loaded machine a few
+            // callers are descheduled between upsert() and get() for longer than the round trip: their
+            // answer then finds nobody waiting and takes the stage thread (one hop more), and a reply may
+            // reach the callback thread apart from its updates (one drain more). A tenth of the changes
+            // is allowed that; the old path of four per change (200 here) still fails.
             long nudges = (System.nanoTime() - t0) / 500_000_000L + 1;
-            assertThat(handoffs).as("hand-offs for %d changes", CHANGES).isBetween(3L * CHANGES - 2, 3L * CHANGES + 2 * nudges + 2);
+            long raced = CHANGES / 10;
+            assertThat(handoffs).as("hand-offs for %d changes", CHANGES)
+                    .isBetween(3L * CHANGES - 2, 3L * CHANGES + 2 * nudges + 2 + raced);
         }
     }
 }
