@@ -275,8 +275,8 @@ final class EngineLoop {
         });
     }
 
-    CompletableFuture<ApplyResult> apply(String owner, List<LoadBalancerSpec> specs, Map<String, List<SpecError>> checked,
-                                         boolean allowMassDelete) {
+    Answer<ApplyResult> apply(String owner, List<LoadBalancerSpec> specs, Map<String, List<SpecError>> checked,
+                              boolean allowMassDelete) {
         return request(Request.Kind.APPLY, owner, req -> declarations.apply(req, specs, checked, allowMassDelete));
     }
 
@@ -284,20 +284,20 @@ final class EngineLoop {
      * The owner's desired set is complete (a controller that declares with upsert says so once its
      * informers synced): rows no spec names are deleted from now on, within the deletion budget.
      */
-    CompletableFuture<ApplyResult> declareComplete(String owner) {
+    Answer<ApplyResult> declareComplete(String owner) {
         return request(Request.Kind.APPLY, owner, declarations::declareComplete);
     }
 
     /** Deletes the rows of every spec whose deletion is held now. */
-    CompletableFuture<ApplyResult> releaseHeld(String owner) {
+    Answer<ApplyResult> releaseHeld(String owner) {
         return request(Request.Kind.APPLY, owner, declarations::releaseHeld);
     }
 
-    CompletableFuture<ApplyResult> upsert(String owner, LoadBalancerSpec spec) {
+    Answer<ApplyResult> upsert(String owner, LoadBalancerSpec spec) {
         return request(Request.Kind.UPSERT, owner, req -> declarations.upsert(req, spec));
     }
 
-    CompletableFuture<ApplyResult> remove(String owner, String name) {
+    Answer<ApplyResult> remove(String owner, String name) {
         return request(Request.Kind.REMOVE, owner, req -> declarations.remove(req, name));
     }
 
@@ -357,7 +357,7 @@ final class EngineLoop {
         LOG.info("engine closed");
     }
 
-    private CompletableFuture<ApplyResult> request(Request.Kind kind, String owner, Consumer<Request> declare) {
+    private Answer<ApplyResult> request(Request.Kind kind, String owner, Consumer<Request> declare) {
         return waiters.open(kind, owner, req -> {
             leases.want(owner);
             declare.accept(req);

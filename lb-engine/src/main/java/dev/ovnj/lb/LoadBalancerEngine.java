@@ -309,7 +309,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
         bus.close();
     }
 
-    private CompletableFuture<ApplyResult> limited(java.util.function.Supplier<CompletableFuture<ApplyResult>> request) {
+    private CompletableFuture<ApplyResult> limited(java.util.function.Supplier<Answer<ApplyResult>> request) {
         if (closed) {
             return CompletableFuture.failedFuture(new EngineClosedException());
         }
@@ -323,14 +323,10 @@ public final class LoadBalancerEngine implements AutoCloseable {
             return CompletableFuture.failedFuture(new EngineBusyException(settings.maxPendingRequests()
                     + " requests are already waiting for the database (maxPendingRequests); retry later"));
         }
-        CompletableFuture<ApplyResult> f = request.get();
-        if (f instanceof Answer<ApplyResult> answer) {
-            // Counted off at the verdict, not by a stage of the caller's future: a stage there would
-            // make every answer a hand-off to the stage thread (see Answer).
-            answer.onVerdict(pendingRequests::decrementAndGet);
-        } else {
-            f.whenComplete((r, e) -> pendingRequests.decrementAndGet());
-        }
+        Answer<ApplyResult> f = request.get();
+        // Counted off at the verdict, not by a stage of the caller's future: a stage there would
+        // make every answer a hand-off to the stage thread (see Answer).
+        f.onVerdict(pendingRequests::decrementAndGet);
         return f;
     }
 
