@@ -170,7 +170,8 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         try {
             spec = ServiceSpecs.spec(service, context.getSecondaryResources(EndpointSlice.class), addresses, attachment, healthCheck);
         } catch (IllegalArgumentException e) {
-            return verdict(service, addresses, LoadBalancerCondition.failed(SpecStatus.State.INVALID.name(), e.getMessage()));
+            // Nothing is declared: the Service's load balancer, if any, stays as it was.
+            return verdict(service, addresses, SourceRanges.refusal(service, e, SpecStatus.State.INVALID.name()));
         }
         return verdict(service, addresses, LoadBalancerCondition.of(declare(spec)));
     }

@@ -50,7 +50,9 @@ public final class ServiceSpecs {
 
     /**
      * One VIP per Service port and EIP (so a dual-stack Service gets an IPv4 and an IPv6 VIP per
-     * port), each with the ready endpoints of its family as backends.
+     * port), each with the ready endpoints of its family as backends; the Service's
+     * {@code loadBalancerSourceRanges} (or their legacy annotation) as the spec's source ranges, in
+     * which case the spec is attached to the router only.
      *
      * @param service the Service
      * @param slices its EndpointSlices
@@ -58,12 +60,19 @@ public final class ServiceSpecs {
      * @param attachment where to attach
      * @param healthCheck the health check of every VIP, if any
      * @return the spec
-     * @throws IllegalArgumentException when a port's protocol is not TCP, UDP or SCTP
+     * @throws IllegalArgumentException when a port's protocol is not TCP, UDP or SCTP, or the spec
+     *     is invalid (a {@link dev.ovnj.lb.spec.SpecException}, e.g. a source range that is no CIDR)
      */
     public static LoadBalancerSpec spec(Service service, Collection<EndpointSlice> slices, List<InetAddress> eips,
                                         ServiceAnnotations.Attachment attachment, Optional<HealthCheck> healthCheck) {
         LoadBalancerSpec.Builder spec = LoadBalancerSpec.builder(specName(service)).routers(attachment.router());
-        attachment.logicalSwitch().ifPresent(spec::switches);
+        List<String> ranges = SourceRanges.of(service);
+        if (ranges.isEmpty()) {
+            // With ranges, the router alone: the switch's own load-balancing stage would let its
+            // ports reach the backends before the router's policies see them.
+            attachment.logicalSwitch().ifPresent(spec::switches);
+        }
+        spec.sourceRanges(ranges);
         attachment.group().ifPresent(spec::group);
         for (InetAddress eip : eips) {
             IpFamily family = IpFamily.of(eip);
