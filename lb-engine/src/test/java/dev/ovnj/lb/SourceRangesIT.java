@@ -145,6 +145,29 @@ class SourceRangesIT {
         assertThat(policyMatches()).contains(FOREIGN);
     }
 
+    @Test
+    void policiesLeftWithoutTheirLoadBalancerGoWhenTheSpecIsNotDeclared() throws Exception {
+        String owner = "left";
+        try (OvsdbClient client = OvsdbClient.builder().remotes(central.northbound().remote())
+                .monitor(LoadBalancerEngine.monitorRequest()).build();
+             LoadBalancerEngine first = LoadBalancerEngine.builder(client).build().start()) {
+            client.startAndWait(WAIT);
+            assertApplied(first.upsert(owner, web("db", "172.16.0.102", "fd00:172::102").sourceRanges(List.of("198.51.100.0/24"))
+                    .build()).get(30, TimeUnit.SECONDS), "db");
+        }
+        // While no engine runs, someone deletes the load balancers and leaves the policies.
+        nbctl.run("lb-del", "db-tcp");
+        assertThat(ownedPolicies(owner)).hasSize(3);
+        try (OvsdbClient client = OvsdbClient.builder().remotes(central.northbound().remote())
+                .monitor(LoadBalancerEngine.monitorRequest()).build();
+             LoadBalancerEngine second = LoadBalancerEngine.builder(client).build().start()) {
+            client.startAndWait(WAIT);
+            second.apply(owner, List.of()).get(30, TimeUnit.SECONDS);
+            Await.until(WAIT, "the left policies are deleted", () -> ownedPolicies(owner).isEmpty());
+        }
+        assertThat(policyMatches()).contains(FOREIGN);
+    }
+
     private void assertReachesBackend(String flow) {
         String out = trace.trace("lr0", flow);
         assertThat(out).as(flow + "\n" + out).containsPattern("ct_lb(_mark)?\\(backends=")

@@ -44,9 +44,10 @@ public final class Planner {
     static final IndexSpec ROUTER_BY_LB = IndexSpec.of("Logical_Router", "load_balancer");
     static final IndexSpec SWITCH_BY_LB = IndexSpec.of("Logical_Switch", "load_balancer");
     static final IndexSpec GROUP_BY_LB = IndexSpec.of("Load_Balancer_Group", "load_balancer");
-    /** Source-range policies by spec name and by owner, and the routers that hold them. */
+    /** Engine-managed source-range policies by owner, so specs left with only policies are found too. */
+    public static final IndexSpec POLICY_BY_OWNER = IndexSpec.mapKey(SourceRangePolicies.TABLE, "external_ids", DesiredRow.OWNER_KEY);
+    /** Source-range policies by spec name, and the routers that hold them. */
     static final IndexSpec POLICY_BY_SPEC = IndexSpec.mapKey(SourceRangePolicies.TABLE, "external_ids", DesiredRow.SPEC_KEY);
-    static final IndexSpec POLICY_BY_OWNER = IndexSpec.mapKey(SourceRangePolicies.TABLE, "external_ids", DesiredRow.OWNER_KEY);
     static final IndexSpec ROUTER_BY_POLICY = IndexSpec.of("Logical_Router", "policies");
 
     /** Columns of an owned row that the engine sets and guards. */
