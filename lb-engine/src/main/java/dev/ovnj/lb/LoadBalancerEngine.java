@@ -87,7 +87,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
      */
     public static MonitorRequest monitorRequest() {
         return MonitorRequest.tables("Load_Balancer", "Load_Balancer_Group", "Logical_Router", "Logical_Switch",
-                "Logical_Router_Port", "NAT", "Logical_Switch_Port", "Load_Balancer_Health_Check", "NB_Global")
+                "Logical_Router_Port", "NAT", "Logical_Switch_Port", "Load_Balancer_Health_Check", "NB_Global",
+                "Logical_Router_Policy")
                 .withoutRowVersions();
     }
 
