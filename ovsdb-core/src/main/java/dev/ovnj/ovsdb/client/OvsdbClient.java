@@ -385,8 +385,10 @@ public final class OvsdbClient implements AutoCloseable {
     /**
      * Changes the {@code where} conditions of monitored tables without re-downloading the rest
      * ({@code monitor_cond_change}); the cache receives the rows that now match or no longer do.
-     * Once the server accepted them, the new conditions are also what every later connection
-     * monitors.
+     * From this call on, the new conditions are also what every later connection monitors. If the
+     * connection drops before the server answered, the future fails and the next connection
+     * monitors them from a full snapshot (whether the old server applied them is unknown), so the
+     * cache never mixes the two; only a server that refuses them leaves the old ones in place.
      *
      * @param tables the new per-table monitors (only their conditions are used)
      * @return completes when the server accepted the change

@@ -53,12 +53,12 @@ final class CaseRunner {
         return run(c, target, PYTHON_IDL);
     }
 
-    /** The driver upstream's Python IDL cases run: test-ovsdb.py with the installed Python IDL. */
-    static final String PYTHON_IDL = "/usr/bin/python3 " + UpstreamSuites.folder().resolve("test-ovsdb.py");
+    /** The driver upstream's Python IDL cases run: test-ovsdb.py with the installed Python IDL, as the .at file runs it. */
+    static final String PYTHON_IDL = "/usr/bin/python3 " + UpstreamSuites.folder().resolve("test-ovsdb.py") + " -t10";
 
     /**
-     * Runs a case; an IDL case with {@code idlDriver} (a command taking test-ovsdb.py's
-     * arguments: {@link #PYTHON_IDL}, or {@code scripts/test-ovsdb} for ovnj's client).
+     * Runs a case; an IDL case with {@code idlDriver} (a command, with its options, taking
+     * test-ovsdb.py's arguments: {@link #PYTHON_IDL}, or {@code scripts/test-ovsdb} for ovnj's client).
      */
     String run(UpstreamCase c, Target target, String idlDriver) {
         try {
@@ -285,7 +285,7 @@ final class CaseRunner {
             if (!c.before().isBlank()) {
                 script.append("{\novsdb-client transact ").append(server.remote()).append(' ').append(c.before()).append("\n} >/dev/null\n");
             }
-            script.append("{\n").append(driver).append(" -t10 ")
+            script.append("{\n").append(driver).append(' ')
                     .append(c.cCommand().isEmpty() ? "idl " + res.resolve("idltest.ovsschema") : c.cCommand())
                     .append(' ').append(server.remote()).append(' ')
                     .append(c.commands()).append("\n} >stdout 2>stderr\n");

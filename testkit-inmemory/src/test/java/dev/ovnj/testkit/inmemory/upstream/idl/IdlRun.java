@@ -32,7 +32,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -103,7 +102,7 @@ final class IdlRun {
             step++;
         }
         try {
-            start(commands.contains("reconnect"));
+            start(commands.stream().anyMatch(c -> c.replaceFirst("^[?+^]+", "").equals("reconnect")));
             runSteps(commands);
         } finally {
             if (writer != null) {
@@ -125,7 +124,7 @@ final class IdlRun {
         return names;
     }
 
-    /** {@code ?TABLE:COL,COL?TABLE:...}: only these tables and columns; {@code COL!} is not monitored (fetched on demand). */
+    /** {@code ?TABLE:COL,COL?TABLE:...}: only these tables and columns ({@code COL!}, read on demand, is Python-only). */
     private void register(String spec) {
         for (String part : spec.substring(1).split("\\?")) {
             String[] tc = part.split(":", 2);
@@ -334,20 +333,12 @@ final class IdlRun {
         return out;
     }
 
-    PrintStream err() {
-        return err;
-    }
-
     IdlView view() {
         return view;
     }
 
     DatabaseSchema schema() {
         return schema;
-    }
-
-    IdltestRows printer() {
-        return printer;
     }
 
     /** Commits through ovnj's client and runs the view, as commit_block runs the IDL. */
@@ -402,9 +393,5 @@ final class IdlRun {
     static List<String> changedColumns(CacheEvent.Updated u, List<String> among) {
         return present(u.newRow(), among).stream()
                 .filter(c -> !java.util.Objects.equals(u.oldRow().get(c), u.newRow().get(c))).toList();
-    }
-
-    static UUID uuid(String text) {
-        return UUID.fromString(text);
     }
 }

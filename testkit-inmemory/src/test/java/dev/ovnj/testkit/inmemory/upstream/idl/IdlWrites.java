@@ -164,12 +164,6 @@ final class IdlWrites {
         return existing(table, r);
     }
 
-    /** Whether the row is one this transaction inserts (a reference to it becomes a named UUID). */
-    boolean inserts(UUID row) {
-        Pending p = rows.get(row);
-        return p != null && p.inserted;
-    }
-
     /** The operations, or empty when nothing would change (status {@code unchanged}). */
     Optional<Transaction> build() {
         List<Operation> ops = new ArrayList<>();
