@@ -127,6 +127,19 @@ final class ServiceEips {
         return out;
     }
 
+    /**
+     * Releases the Service's claims that no load balancer's VIP uses: a Service that cannot be
+     * served holds no address it does not serve on (one it is served on stays, with the load
+     * balancer, until the Service is served anew or withdrawn).
+     */
+    void releaseUnused(String owner) throws Exception {
+        for (InetAddress ip : claimsOf(owner)) {
+            if (view.realization(ip).vips().isEmpty()) {
+                allocator.release(IpAddresses.format(ip)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
     /** Releases every address the Service claims. */
     void releaseAll(String owner) throws Exception {
         for (InetAddress ip : claimsOf(owner)) {
