@@ -75,6 +75,11 @@ final class ServiceEips {
             if (wanted.putIfAbsent(IpFamily.of(ip), ip) != null) {
                 throw new Unavailable("more than one requested " + IpFamily.of(ip) + " address: " + requested, false);
             }
+            if (!families.contains(IpFamily.of(ip))) {
+                throw new Unavailable("requested address " + literal + " is " + ServiceIpFamilies.name(IpFamily.of(ip))
+                        + ", and the Service is served in " + String.join(" and ", families.stream().map(ServiceIpFamilies::name).toList())
+                        + " only", false);
+            }
         }
         List<InetAddress> held = claimsOf(owner);
         List<InetAddress> out = new ArrayList<>();

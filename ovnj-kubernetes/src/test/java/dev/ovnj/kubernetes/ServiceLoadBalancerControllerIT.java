@@ -79,6 +79,13 @@ class ServiceLoadBalancerControllerIT extends ControllerTestBase {
                 && events("greedy").stream().anyMatch(e -> e.getType().equals("Warning") && e.getReason().equals("AddressConflict")));
         assertThat(ingress("greedy")).isEmpty();
 
+        // An address of a family the Service is not served in is refused, not ignored.
+        Service v6 = loadBalancer("v6");
+        v6.getSpec().setLoadBalancerIP("fd00:10::5");
+        kube.resource(v6).create();
+        Await.until(WAIT, "AddressInvalid naming the family", () -> condition("v6").map(c -> c.getReason().equals("AddressInvalid")
+                && c.getMessage().equals("requested address fd00:10::5 is IPv6, and the Service is served in IPv4 only")).orElse(false));
+
         // A foreign load balancer on the address another Service asks for: the engine's CONFLICT.
         nbctl.run("lb-add", "foreign", FIRST_EIP + ":80", "10.9.9.9:80");
         nbctl.run("lr-lb-add", ROUTER, "foreign");
