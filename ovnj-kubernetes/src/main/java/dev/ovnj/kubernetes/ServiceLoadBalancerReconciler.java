@@ -188,7 +188,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
                     healthCheck);
         } catch (IllegalArgumentException e) {
             // Refused before the engine is asked: the load balancer stays as it was, whole.
-            return verdict(service, addresses, LoadBalancerCondition.failed(SpecStatus.State.INVALID.name(), e.getMessage()), List.of());
+            return verdict(service, addresses, SourceRanges.refusal(service, e, SpecStatus.State.INVALID.name()), List.of());
         }
         List<String> notes = new ArrayList<>(translation.notes());
         families.note().ifPresent(notes::add);

@@ -88,7 +88,9 @@ public final class ServiceSpecs {
      * port), each with the endpoints of its family that Kubernetes says should take traffic
      * ({@link #backends}); a VIP without any keeps an empty backend list and rejects
      * ({@code options:reject}). The Service's {@code sessionAffinity} and
-     * {@code externalTrafficPolicy} become the load balancer's options ({@link #options}).
+     * {@code externalTrafficPolicy} become the load balancer's options ({@link #options}); its
+     * {@code loadBalancerSourceRanges} (or their legacy annotation) the spec's source ranges, in
+     * which case the spec is attached to the router only.
      *
      * @param service the Service
      * @param slices its EndpointSlices
@@ -97,14 +99,22 @@ public final class ServiceSpecs {
      * @param healthCheck the health check of every VIP, if any
      * @return the spec, with what the condition must say about it
      * @throws IllegalArgumentException naming the field when a port's protocol is not TCP, UDP or
-     *     SCTP, or a field holds a value the API server would not let through
+     *     SCTP, or a field holds a value the API server would not let through; a
+     *     {@link dev.ovnj.lb.spec.SpecException} when the spec is invalid (e.g. a source range that
+     *     is no CIDR)
      */
     public static Translation translate(Service service, Collection<EndpointSlice> slices, List<InetAddress> eips,
                                         ServiceAnnotations.Attachment attachment, Optional<HealthCheck> healthCheck) {
         List<String> clamped = new ArrayList<>();
         LoadBalancerSpec.Builder spec = LoadBalancerSpec.builder(specName(service)).routers(attachment.router())
                 .options(options(service, clamped));
-        attachment.logicalSwitch().ifPresent(spec::switches);
+        List<String> ranges = SourceRanges.of(service);
+        if (ranges.isEmpty()) {
+            // With ranges, the router alone: the switch's own load-balancing stage would let its
+            // ports reach the backends before the router's policies see them.
+            attachment.logicalSwitch().ifPresent(spec::switches);
+        }
+        spec.sourceRanges(ranges);
         attachment.group().ifPresent(spec::group);
         boolean publishNotReady = Boolean.TRUE.equals(service.getSpec().getPublishNotReadyAddresses());
         List<String> rejecting = new ArrayList<>();

@@ -3,7 +3,6 @@ package dev.ovnj.lb.diagnosis;
 import dev.ovnj.lb.spec.Endpoint;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.VipSpec;
-import dev.ovnj.nb.ip.IpNetwork;
 import dev.ovnj.nb.model.LoadBalancer;
 import dev.ovnj.nb.model.LogicalRouter;
 import dev.ovnj.nb.model.LogicalRouterPort;
@@ -232,13 +231,7 @@ final class LoadBalancerCheck {
     }
 
     private List<LogicalRouterPort> gatewayPorts(LogicalRouter router) {
-        List<LogicalRouterPort> out = new ArrayList<>();
-        for (LogicalRouterPort p : nb.portsOf(router)) {
-            if (!p.gatewayChassis().isEmpty() || p.haChassisGroup().isPresent() || p.options().containsKey("redirect-chassis")) {
-                out.add(p);
-            }
-        }
-        return out;
+        return RouterEntry.gatewayPorts(nb, router);
     }
 
     private void checkBackendPorts(String row, Map<String, List<String>> vips) {
@@ -432,7 +425,7 @@ final class LoadBalancerCheck {
                 continue;
             }
             Endpoint ep = Endpoint.parse(e.getKey());
-            Optional<LogicalRouterPort> port = ingressPort(router, ep);
+            Optional<LogicalRouterPort> port = RouterEntry.ingressPort(nb, router, ep);
             if (port.isEmpty()) {
                 continue;
             }
@@ -459,24 +452,6 @@ final class LoadBalancerCheck {
                 }
             }
         }
-    }
-
-    /** The port outside traffic for the VIP enters by: a gateway port, else the port whose network holds the VIP. */
-    private Optional<LogicalRouterPort> ingressPort(LogicalRouter router, Endpoint vip) {
-        List<LogicalRouterPort> gateways = gatewayPorts(router);
-        List<LogicalRouterPort> candidates = gateways.isEmpty() ? nb.portsOf(router) : gateways;
-        for (LogicalRouterPort p : candidates) {
-            for (String cidr : p.networks()) {
-                try {
-                    if (IpNetwork.parse(cidr).contains(vip.address())) {
-                        return Optional.of(p);
-                    }
-                } catch (IllegalArgumentException malformed) {
-                    // skip another client's malformed network
-                }
-            }
-        }
-        return candidates.stream().findFirst();
     }
 
     private static String microflow(LogicalRouterPort port, Endpoint vip, String protocol) {

@@ -79,6 +79,11 @@ public final class NorthboundFacts {
         return MonitorRequest.tables(TABLES);
     }
 
+    /** The tables {@link #read(RowCache)} needs, for requests that monitor more. */
+    static List<String> tables() {
+        return List.of(TABLES);
+    }
+
     /**
      * Reads a Northbound client's cache (which must monitor at least {@link #monitorRequest()}).
      *

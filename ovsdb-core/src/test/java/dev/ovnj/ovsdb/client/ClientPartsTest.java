@@ -37,7 +37,7 @@ class ClientPartsTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final DatabaseSchema SCHEMA = DatabaseSchema.parse(json(Schemas.ovnNorthboundJson()));
     private static final ClientOptions OPTIONS = new ClientOptions(List.of(Remote.parse("tcp:127.0.0.1:1")), "OVN_Northbound",
-            Optional.empty(), true, MonitorRequest.allTables(), Duration.ZERO, Duration.ZERO, Duration.ofSeconds(1),
+            Optional.empty(), true, MonitorRequest.allTables(), Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(1),
             Duration.ofMillis(100), Duration.ofSeconds(1), FrameLimits.defaults(), 100, Optional.empty(), Compatibility.LENIENT,
             Duration.ZERO);
 

@@ -8,9 +8,11 @@ import dev.ovnj.testkit.inmemory.InMemoryOvsdbServer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -176,6 +178,47 @@ class UpstreamConformanceIT {
             }
         }
         return "";
+    }
+
+    /** {@code scripts/test-ovsdb}: test-ovsdb.py's idl command with ovnj's client in the Python IDL's place. */
+    private static final String OVNJ_DRIVER = Path.of("").toAbsolutePath().getParent().resolve("scripts/test-ovsdb").toString();
+
+    /** The client run's tally, printed in one line when the class ends. */
+    private static final ClientTally CLIENT = new ClientTally();
+
+    /**
+     * ovsdb-idl.at's Python IDL cases again, with ovnj's client driven by {@code scripts/test-ovsdb}
+     * (test-ovsdb.py's steps and output) against ovsdb-server, and the C IDL cases that test what
+     * ovnj's client has (with the C driver's commands and output): each must print the .at file's
+     * expected text, as OVS's IDL does, or differ from it only as {@link ClientDifferences} documents.
+     */
+    @TestFactory
+    Stream<DynamicTest> ovnjClientPrintsWhatTheIdlCasesExpect() {
+        CaseRunner runner = new CaseRunner(dir);
+        UpstreamSuites suites = UpstreamSuites.load();
+        return Stream.concat(suites.runnable().stream().filter(c -> c instanceof UpstreamCase.Idl), suites.cIdlCases().stream())
+                .filter(c -> c.where().contains(ONLY)).map(c -> DynamicTest.dynamicTest(c.where(), () -> {
+                    Optional<String> excluded = UpstreamSuites.ovnjExclusion((UpstreamCase.Idl) c);
+                    if (excluded.isPresent()) {
+                        CLIENT.excluded(c.where(), excluded.get());
+                        return;
+                    }
+                    String got = runner.run(c, PROCESS, OVNJ_DRIVER);
+                    List<ClientDifferences.Rule> documented = ClientDifferences.explain(c.expected(), got);
+                    CLIENT.ran(c.where(), got.equals(c.expected()), documented);
+                    if (!documented.isEmpty()) {
+                        return;
+                    }
+                    assertThat(got).as("ovnj's client (scripts/test-ovsdb) against the .at file: " + c.where()
+                            + firstDifference(c.expected(), got)).isEqualTo(c.expected());
+                }));
+    }
+
+    @AfterAll
+    static void printClientTally() {
+        if (CLIENT.any()) {
+            System.out.println(CLIENT.summary());
+        }
     }
 
     @Test
