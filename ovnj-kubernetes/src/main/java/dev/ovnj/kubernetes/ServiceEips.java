@@ -75,6 +75,11 @@ final class ServiceEips {
             if (wanted.putIfAbsent(IpFamily.of(ip), ip) != null) {
                 throw new Unavailable("more than one requested " + IpFamily.of(ip) + " address: " + requested, false);
             }
+            if (!families.contains(IpFamily.of(ip))) {
+                throw new Unavailable("requested address " + literal + " is " + ServiceIpFamilies.name(IpFamily.of(ip))
+                        + ", and the Service is served in " + String.join(" and ", families.stream().map(ServiceIpFamilies::name).toList())
+                        + " only", false);
+            }
         }
         List<InetAddress> held = claimsOf(owner);
         List<InetAddress> out = new ArrayList<>();
@@ -125,6 +130,19 @@ final class ServiceEips {
             return null;
         });
         return out;
+    }
+
+    /**
+     * Releases the Service's claims that no load balancer's VIP uses: a Service that cannot be
+     * served holds no address it does not serve on (one it is served on stays, with the load
+     * balancer, until the Service is served anew or withdrawn).
+     */
+    void releaseUnused(String owner) throws Exception {
+        for (InetAddress ip : claimsOf(owner)) {
+            if (view.realization(ip).vips().isEmpty()) {
+                allocator.release(IpAddresses.format(ip)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        }
     }
 
     /** Releases every address the Service claims. */

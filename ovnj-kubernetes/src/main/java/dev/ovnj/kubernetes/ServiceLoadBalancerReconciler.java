@@ -159,6 +159,16 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         try {
             families = ServiceIpFamilies.choose(service, eips.families(), settings.externalPort());
         } catch (IllegalArgumentException e) {
+            // No address is claimed for a Service that cannot be served, and one claimed before
+            // (by a controller that claimed family by family) is let go unless a VIP still uses it.
+            try {
+                eips.releaseUnused(name);
+            } catch (Exception releaseFailed) {
+                if (releaseFailed instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                LOG.warn("Service {}: unused address claims not released yet: {}", name, releaseFailed.toString());
+            }
             return verdict(service, List.of(), LoadBalancerCondition.failed("AddressUnavailable", e.getMessage()), List.of());
         }
         List<InetAddress> addresses;

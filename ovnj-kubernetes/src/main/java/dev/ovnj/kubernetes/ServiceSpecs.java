@@ -140,7 +140,7 @@ public final class ServiceSpecs {
         List<String> notes = new ArrayList<>();
         if (!rejecting.isEmpty()) {
             notes.add(rejecting.size() == vips ? "no ready endpoints: every VIP rejects connections"
-                    : "no ready endpoints for " + String.join(", ", rejecting) + ": rejects connections");
+                    : "no ready endpoints for " + String.join(", ", rejecting) + ": connections are rejected");
         }
         if (!draining.isEmpty()) {
             notes.add("no ready endpoints for " + String.join(", ", draining) + ": serving terminating endpoints until they end");

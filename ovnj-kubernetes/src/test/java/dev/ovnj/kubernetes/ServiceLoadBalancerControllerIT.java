@@ -79,6 +79,13 @@ class ServiceLoadBalancerControllerIT extends ControllerTestBase {
                 && events("greedy").stream().anyMatch(e -> e.getType().equals("Warning") && e.getReason().equals("AddressConflict")));
         assertThat(ingress("greedy")).isEmpty();
 
+        // An address of a family the Service is not served in is refused, not ignored.
+        Service v6 = loadBalancer("v6");
+        v6.getSpec().setLoadBalancerIP("fd00:10::5");
+        kube.resource(v6).create();
+        Await.until(WAIT, "AddressInvalid naming the family", () -> condition("v6").map(c -> c.getReason().equals("AddressInvalid")
+                && c.getMessage().equals("requested address fd00:10::5 is IPv6, and the Service is served in IPv4 only")).orElse(false));
+
         // A foreign load balancer on the address another Service asks for: the engine's CONFLICT.
         nbctl.run("lb-add", "foreign", FIRST_EIP + ":80", "10.9.9.9:80");
         nbctl.run("lr-lb-add", ROUTER, "foreign");
@@ -167,7 +174,9 @@ class ServiceLoadBalancerControllerIT extends ControllerTestBase {
         assertThat(nbctl.run("get", "Load_Balancer", "shop/sticky-tcp", "options"))
                 .isEqualTo("{affinity_timeout=\"65535\", reject=\"true\", skip_snat=\"true\"}");
 
-        // RequireDualStack on the same network fails naming IPv6 and holds no IPv4 claim meanwhile.
+        // RequireDualStack on the same network fails naming IPv6 and holds no IPv4 claim meanwhile,
+        // not even one an earlier controller left (it claimed IPv4 before finding no IPv6).
+        nbctl.run("set", "Logical_Router_Port", EXTERNAL_PORT, "external_ids:\"ovnj.eip." + SECOND_EIP + "\"=\"shop/dual\"");
         Service dual = loadBalancer("dual");
         dual.getSpec().setIpFamilyPolicy("RequireDualStack");
         dual.getSpec().setIpFamilies(List.of("IPv4", "IPv6"));
@@ -175,7 +184,8 @@ class ServiceLoadBalancerControllerIT extends ControllerTestBase {
         Await.until(WAIT, "AddressUnavailable naming IPv6", () -> condition("dual").map(c -> c.getStatus().equals("False")
                 && c.getReason().equals("AddressUnavailable") && c.getMessage().contains("RequireDualStack")
                 && c.getMessage().contains("no IPv6 network")).orElse(false));
-        assertThat(claims()).doesNotContain("shop/dual");
+        Await.until(WAIT, "the left-over claim released", () -> !claims().contains("shop/dual"));
+        assertThat(claims()).contains(FIRST_EIP + "=\"shop/sticky\"");
         assertThat(lbNames()).doesNotContain("shop/dual-tcp");
         assertThat(ingress("dual")).isEmpty();
     }

@@ -51,7 +51,7 @@ class ServiceSpecsTest {
         // The SCTP port has no endpoints published: its VIPs reject (reject is on for every Service).
         assertThat(spec.options()).isEqualTo(LbOptions.DEFAULTS.withReject(true));
         assertThat(translation.notes()).containsExactly(
-                "no ready endpoints for 168.119.17.49:9000/sctp, [fd00:10::2]:9000/sctp: rejects connections");
+                "no ready endpoints for 168.119.17.49:9000/sctp, [fd00:10::2]:9000/sctp: connections are rejected");
         assertThat(translation.clamped()).isEmpty();
     }
 
@@ -93,7 +93,7 @@ class ServiceSpecsTest {
         svc.getSpec().setIpFamilies(List.of("IPv4"));
         ServiceSpecs.Translation t = ServiceSpecs.translate(svc, List.of(slice), List.of(IpAddresses.parse("168.119.17.49")),
                 ATTACH, Optional.empty());
-        assertThat(t.notes()).containsExactly("no ready endpoints for 168.119.17.49:9000/sctp: rejects connections",
+        assertThat(t.notes()).containsExactly("no ready endpoints for 168.119.17.49:9000/sctp: connections are rejected",
                 "no ready endpoints for 168.119.17.49:80/tcp: serving terminating endpoints until they end");
     }
 
