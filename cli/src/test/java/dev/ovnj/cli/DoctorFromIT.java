@@ -104,6 +104,7 @@ class DoctorFromIT {
             assertThat(b.get("object").get("uuid").asText())
                     .isEqualTo(ovn.nbctl().run("--bare", "--columns=_uuid", "find", "acl", "name=deny-clients").trim());
             assertThat(b.get("object").get("detail").asText()).contains("priority 1001").contains("ip4.src == 192.0.2.0/24");
+            assertThat(b.get("fix").asText()).contains("ovn-nbctl --type=switch acl-del ls-int to-lport 1001 'ip4.src == 192.0.2.0/24'");
         } finally {
             ovn.nbctl().run("acl-del", "ls-int");
             ovn.sync();
@@ -177,6 +178,23 @@ class DoctorFromIT {
     }
 
     @Test
+    void aClientPortOnTheBackendsSwitchIsTracedFromThatPort() {
+        // A pod-like client on ls-int: its packets enter the switch, whose load balancer picks the backend.
+        ovn.nbctl().run("lsp-add", "ls-int", "client1", "--", "lsp-set-addresses", "client1", "00:00:00:00:02:32 10.0.0.50");
+        ovn.sync();
+        try {
+            OvnjProcess.Result text = from("--from-port", "client1", VIP);
+            assertThat(text.exit()).as(text.toString()).isZero();
+            assertThat(text.out()).startsWith("web " + VIP + "/tcp from 10.0.0.50:49152 entering ls-int by client1:\n")
+                    .contains("  delivered 10.0.0.2:80: the request is output to port web1 (switch ls-int) and the reply back to client1")
+                    .endsWith("2 backends traced, 2 delivered, 0 not delivered");
+        } finally {
+            ovn.nbctl().run("lsp-del", "client1");
+            ovn.sync();
+        }
+    }
+
+    @Test
     void badInputExitsTwoWithAClearError() {
         OvnjProcess.Result notAnAddress = from("--from", "client.example", VIP);
         assertThat(notAnAddress.exit()).as(notAnAddress.toString()).isEqualTo(2);
@@ -189,5 +207,9 @@ class DoctorFromIT {
         OvnjProcess.Result noSouthbound = OvnjProcess.run("doctor", "--db", ovn.northbound().remote(), "--from", CLIENT, VIP);
         assertThat(noSouthbound.exit()).as(noSouthbound.toString()).isEqualTo(2);
         assertThat(noSouthbound.err()).contains("--sb");
+
+        OvnjProcess.Result noPort = from("--from-port", "nosuch", VIP);
+        assertThat(noPort.exit()).as(noPort.toString()).isEqualTo(2);
+        assertThat(noPort.err()).contains("--from-port nosuch is no logical switch port and no logical router port");
     }
 }

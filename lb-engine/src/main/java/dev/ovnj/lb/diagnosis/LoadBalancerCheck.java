@@ -94,8 +94,10 @@ final class LoadBalancerCheck {
         Map<String, List<String>> unambiguous = new LinkedHashMap<>(vips);
         findings.stream().filter(f -> f.code() == FindingCode.CONFLICT).forEach(f -> f.vip().ifPresent(unambiguous::remove));
         Set<UUID> gatewayless = new HashSet<>();
+        // neighbor_responder=none says the VIPs are routed to the router: no ARP/ND answer is wanted.
+        boolean routed = "none".equals(lb.options().get("neighbor_responder"));
         for (UUID r : routers) {
-            checkRouter(r, row, vips, gatewayless);
+            checkRouter(r, row, routed ? Map.of() : vips, gatewayless);
         }
         checkBackendPorts(row, vips);
         if (sb.isEmpty()) {
@@ -202,7 +204,8 @@ final class LoadBalancerCheck {
                 List<String> nets = nb.networks().networks(router.name());
                 add(FindingCode.VIP_OUTSIDE_ROUTER_NETWORKS, vip, "VIP address " + ep.host() + " of " + row + " is outside every network of router "
                         + router.name() + "'s ports (" + (nets.isEmpty() ? "it has none" : String.join(", ", nets))
-                        + "), so the router answers no ARP/ND for it", "use a VIP inside the external port's network, or add that network to the gateway port");
+                        + "), so the router answers no ARP/ND for it", "use a VIP inside the external port's network, or add that network to the gateway port"
+                        + " (if the upstream routes the VIP to the router, say so: options:neighbor_responder=none)");
             }
         }
         List<LogicalRouterPort> gateways = gatewayPorts(router);

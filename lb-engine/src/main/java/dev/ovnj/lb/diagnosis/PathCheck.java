@@ -306,8 +306,8 @@ public final class PathCheck {
                 switch (o.table()) {
                     case "ACL":
                         return new BackendPath(backend, PathCause.ACL, direction, s.stage(), s.datapath(), object, who + " is " + at
-                                + " by " + o, "change or remove that ACL, or allow " + client.host() + " at a higher priority"
-                                + " (ovn-nbctl acl-list shows them)");
+                                + " by " + o, "allow " + client.host() + " by an ACL of a higher priority, or change or remove this one"
+                                + path.aclDelete(o.uuid()).map(c -> " (" + c + ")").orElse(""));
                     case "Logical_Router_Policy":
                         return new BackendPath(backend, PathCause.ROUTER_POLICY, direction, s.stage(), s.datapath(), object, who
                                 + " is " + at + " by " + o, "change or remove that policy (ovn-nbctl lr-policy-list " + s.datapath() + ")");

@@ -41,15 +41,18 @@ public final class PathFacts {
     private final Map<String, SwitchPort> portsByIp;
     private final Map<String, RouterPortRef> routerPorts;
     private final Map<String, List<String>> routes;
+    private final Map<UUID, String> aclDeletes;
 
     private PathFacts(Map<String, List<PathObject>> objects, Map<String, List<String>> hints, Map<String, SwitchPort> portsByName,
-                      Map<String, SwitchPort> portsByIp, Map<String, RouterPortRef> routerPorts, Map<String, List<String>> routes) {
+                      Map<String, SwitchPort> portsByIp, Map<String, RouterPortRef> routerPorts, Map<String, List<String>> routes,
+                      Map<UUID, String> aclDeletes) {
         this.objects = objects;
         this.hints = hints;
         this.portsByName = portsByName;
         this.portsByIp = portsByIp;
         this.routerPorts = routerPorts;
         this.routes = routes;
+        this.aclDeletes = aclDeletes;
     }
 
     /**
@@ -106,6 +109,8 @@ public final class PathFacts {
     private static PathFacts readNorthbound(RowCache nb, Map<String, List<String>> hints) {
         Map<String, List<PathObject>> objects = new HashMap<>();
         Map<UUID, String> aclHolders = new HashMap<>();
+        Map<UUID, String> aclEntities = new HashMap<>();
+        Map<UUID, String> aclDeletes = new HashMap<>();
         Map<String, SwitchPort> portsByName = new HashMap<>();
         Map<String, SwitchPort> portsByIp = new HashMap<>();
         Map<UUID, LogicalSwitchPort> lsps = new HashMap<>();
@@ -150,6 +155,7 @@ public final class PathFacts {
         for (Row r : nb.table("Logical_Switch").rows()) {
             LogicalSwitch ls = LogicalSwitch.fromRow(r);
             ls.acls().forEach(a -> aclHolders.put(a, "switch " + ls.name()));
+            ls.acls().forEach(a -> aclEntities.put(a, "--type=switch " + ls.name()));
             String gatewayMac = "";
             for (UUID p : ls.ports()) {
                 LogicalSwitchPort lsp = lsps.get(p);
@@ -172,9 +178,16 @@ public final class PathFacts {
         for (Row r : nb.table("Port_Group").rows()) {
             PortGroup pg = PortGroup.fromRow(r);
             pg.acls().forEach(a -> aclHolders.put(a, "port group " + pg.name()));
+            pg.acls().forEach(a -> aclEntities.put(a, "--type=port-group " + pg.name()));
         }
         for (Row r : nb.table("ACL").rows()) {
             Acl acl = Acl.fromRow(r);
+            String entity = aclEntities.get(r.uuid());
+            if (entity != null) {
+                aclDeletes.put(r.uuid(), "ovn-nbctl " + entity.substring(0, entity.indexOf(' ')) + " acl-del "
+                        + entity.substring(entity.indexOf(' ') + 1) + " " + acl.direction().wireValue() + " " + acl.priority()
+                        + " '" + acl.match() + "'");
+            }
             add(objects, new PathObject("ACL", acl.name().orElse(""), r.uuid(), acl.direction().wireValue() + " priority " + acl.priority()
                     + " match \"" + acl.match() + "\" action " + acl.action().wireValue()
                     + Optional.ofNullable(aclHolders.get(r.uuid())).map(h -> " on " + h).orElse("")));
@@ -188,7 +201,7 @@ public final class PathFacts {
         for (Row r : nb.table("Load_Balancer").rows()) {
             add(objects, new PathObject("Load_Balancer", LoadBalancer.fromRow(r).name(), r.uuid(), ""));
         }
-        return new PathFacts(objects, hints, portsByName, portsByIp, routerPorts, routes);
+        return new PathFacts(objects, hints, portsByName, portsByIp, routerPorts, routes, aclDeletes);
     }
 
     private static SwitchPort switchPort(String switchName, UUID uuid, LogicalSwitchPort lsp, String gatewayMac) {
@@ -234,6 +247,11 @@ public final class PathFacts {
         }
         List<PathObject> rows = objects.getOrDefault(flowHints.get(0), List.of());
         return rows.size() == 1 ? Optional.of(rows.get(0)) : Optional.empty();
+    }
+
+    /** The ovn-nbctl command that deletes an ACL, when it is applied to a switch or port group. */
+    Optional<String> aclDelete(UUID acl) {
+        return Optional.ofNullable(aclDeletes.get(acl));
     }
 
     /** A logical switch port by name. */
