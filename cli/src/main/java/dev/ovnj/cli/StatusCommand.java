@@ -96,7 +96,7 @@ final class StatusCommand implements Callable<Integer> {
         if (southbound.remotes().isPresent()) {
             try (CommandClient sb = new CommandClient(db.connect(southbound.remotes().get(), "OVN_Southbound",
                     LoadBalancerEngine.southboundMonitorRequest(), "--sb"))) {
-                sb.client().cache().addIndex(BackendHealthView.MONITOR_BY_IP);
+                BackendHealthView.INDEXES.forEach(sb.client().cache()::addIndex);
                 health = BackendHealthReport.read(nb, sb.client().cache());
             }
         }
