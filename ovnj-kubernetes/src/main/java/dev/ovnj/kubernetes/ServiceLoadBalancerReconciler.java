@@ -10,6 +10,7 @@ import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.nb.eip.EipExhaustedException;
 import dev.ovnj.nb.ip.IpAddresses;
 import dev.ovnj.nb.ip.IpFamily;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.LoadBalancerIngress;
 import io.fabric8.kubernetes.api.model.LoadBalancerIngressBuilder;
 import io.fabric8.kubernetes.api.model.Service;
@@ -213,16 +214,22 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         List<LoadBalancerIngress> ingress = applied ? addresses.stream()
                 .map(ip -> new LoadBalancerIngressBuilder().withIp(IpAddresses.format(ip)).build()).toList()
                 : currentIngress(service);
-        boolean changed = !condition.isOn(service) || !ingress.equals(currentIngress(service));
+        SpecStatus known = engine.status(settings.owner()).get(ServiceSpecs.specName(service));
+        BackendsHealthyCondition backends = known == null ? null : BackendsHealthyCondition.of(known);
+        boolean changed = !condition.isOn(service) || !ingress.equals(currentIngress(service)) || backends != null && !backends.isOn(service);
         if (!condition.isOn(service)) {
             LOG.info("Service {}: {} {}", ServiceSpecs.specName(service), condition.reason(), condition.message());
             events.record(service, condition.warning(), condition.reason(), condition.message());
             metrics.condition(condition.reason());
         }
+        if (backends != null && backends.transition(service)) {
+            events.record(service, backends.warning(), backends.reason(), backends.message());
+        }
         UpdateControl<Service> control;
         if (changed) {
             ServiceStatus status = Optional.ofNullable(service.getStatus()).orElseGet(ServiceStatus::new);
-            status.setConditions(condition.replaceIn(service, Instant.now()));
+            List<Condition> conditions = condition.replaceIn(service, Instant.now());
+            status.setConditions(backends == null ? conditions : backends.replaceIn(conditions, service, Instant.now()));
             status.setLoadBalancer(new io.fabric8.kubernetes.api.model.LoadBalancerStatus(new ArrayList<>(ingress)));
             service.setStatus(status);
             control = UpdateControl.patchStatus(service);
@@ -245,7 +252,8 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             current = context.getClient().resource(current).editStatus(s -> {
                 s.getStatus().setLoadBalancer(new io.fabric8.kubernetes.api.model.LoadBalancerStatus(new ArrayList<>()));
                 if (s.getStatus().getConditions() != null) {
-                    s.getStatus().getConditions().removeIf(c -> LoadBalancerCondition.TYPE.equals(c.getType()));
+                    s.getStatus().getConditions().removeIf(c -> LoadBalancerCondition.TYPE.equals(c.getType())
+                            || BackendsHealthyCondition.TYPE.equals(c.getType()));
                 }
                 return s;
             });
