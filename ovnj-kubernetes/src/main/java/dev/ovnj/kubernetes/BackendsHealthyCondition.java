@@ -50,16 +50,19 @@ record BackendsHealthyCondition(String status, String reason, String message) {
         return status.equals("False");
     }
 
-    /** Whether a change from the Service's current condition to this one deserves an Event. */
-    boolean transition(Service service) {
-        return current(service).map(Condition::getReason).filter(before -> !before.equals(reason)).isPresent();
+    /**
+     * Whether this condition is a change that deserves an Event: from the reason last recorded for
+     * the Service by this controller, or, when it has recorded none (first sight, or a restart), from
+     * the Service's current condition. Two reconciliations of one Service may both see its status
+     * from before the first one's patch, so the Service alone could tell one change twice.
+     */
+    boolean transition(Service service, String lastRecorded) {
+        String before = lastRecorded != null ? lastRecorded : current(service).map(Condition::getReason).orElse(null);
+        return before != null && !before.equals(reason);
     }
 
     private static Optional<Condition> current(Service service) {
-        if (service.getStatus() == null || service.getStatus().getConditions() == null) {
-            return Optional.empty();
-        }
-        return service.getStatus().getConditions().stream().filter(c -> TYPE.equals(c.getType())).findFirst();
+        return LoadBalancerCondition.current(service, TYPE);
     }
 
     /** Whether the Service already carries this condition (apart from its time). */

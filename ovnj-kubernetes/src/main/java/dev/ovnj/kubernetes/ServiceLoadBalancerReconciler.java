@@ -63,6 +63,8 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private final ServiceEvents events;
     private final ControllerMetrics metrics;
     private final EngineEvents engineEvents;
+    /** Spec name to the reason of the {@link BackendsHealthyCondition} last written; entries go when the spec does. */
+    private final Map<String, String> backendsReasons = new java.util.concurrent.ConcurrentHashMap<>();
 
     ServiceLoadBalancerReconciler(LoadBalancerEngine engine, ServiceEips eips, ControllerSettings settings, ServiceEvents events,
                                   ControllerMetrics metrics, EngineEvents engineEvents) {
@@ -222,7 +224,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             events.record(service, condition.warning(), condition.reason(), condition.message());
             metrics.condition(condition.reason());
         }
-        if (backends != null && backends.transition(service)) {
+        if (backends != null && backends.transition(service, backendsReasons.put(ServiceSpecs.specName(service), backends.reason()))) {
             events.record(service, backends.warning(), backends.reason(), backends.message());
         }
         UpdateControl<Service> control;
@@ -285,6 +287,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             }
             eips.releaseAll(name);
             engineEvents.forget(name);
+            backendsReasons.remove(name);
             LOG.info("Service {}: load balancer removed", name);
             return Optional.empty();
         } catch (Exception e) {
