@@ -82,6 +82,9 @@ class HealthCheckCliIT {
         assertThat(s.toString()).contains("172.16.0.100:80 -> 10.0.0.2:80,10.0.0.3:80")
                 .contains("health: 10.0.0.2:80 offline, 10.0.0.3:80 online")
                 .contains("web-tcp (spec web, tcp) degraded").contains("172.16.0.100:80 -> 10.0.0.2:80,10.0.0.3:80  [degraded]");
+        OvnjProcess.Result rj = OvnjProcess.run("reconcile", "-o", "json", "--db", ovn.northbound().remote(), "--sb",
+                ovn.southbound().remote(), "--file", file.toString());
+        assertThat(rj.out()).as(rj.toString()).contains("\"name\":\"web\",\"state\":\"applied\",\"operatingStatus\":\"degraded\"");
         OvnjProcess.Result j = OvnjProcess.run("status", "-o", "json", "--db", ovn.northbound().remote(), "--sb", ovn.southbound().remote());
         assertThat(j.out()).as(j.toString()).contains("\"operatingStatus\":\"degraded\"")
                 .contains("\"vipOperatingStatus\":{\"172.16.0.100:80\":\"degraded\"}");
