@@ -3,7 +3,10 @@ package dev.ovnj.lb;
 import dev.ovnj.lb.spec.Endpoint;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.VipSpec;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -115,11 +118,16 @@ public enum OperatingStatus {
     public static Map<String, OperatingStatus> ofVips(LoadBalancerSpec spec, Map<String, BackendHealth> health) {
         Map<String, OperatingStatus> out = new TreeMap<>();
         for (VipSpec v : spec.vips()) {
-            java.util.List<BackendHealth> backends = new java.util.ArrayList<>(v.backends().size());
-            for (String b : v.backends()) {
-                backends.add(health.getOrDefault(key(b, v), BackendHealth.UNKNOWN));
+            boolean monitored = v.healthCheck().isPresent();
+            // Most VIPs are not checked: only how many backends they have counts, no key is built.
+            List<BackendHealth> backends = monitored ? new ArrayList<>(v.backends().size())
+                    : Collections.nCopies(v.backends().size(), BackendHealth.UNKNOWN);
+            if (monitored) {
+                for (String b : v.backends()) {
+                    backends.add(health.getOrDefault(key(b, v), BackendHealth.UNKNOWN));
+                }
             }
-            out.put(key(v.vip(), v), ofVip(v.healthCheck().isPresent(), backends));
+            out.put(key(v.vip(), v), ofVip(monitored, backends));
         }
         return out;
     }
