@@ -2,6 +2,7 @@ package dev.ovnj.cli;
 
 import dev.ovnj.lb.BackendHealth;
 import dev.ovnj.lb.BackendHealthView;
+import dev.ovnj.lb.OperatingStatus;
 import dev.ovnj.lb.spec.HealthCheck;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.Protocol;
@@ -10,57 +11,94 @@ import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.data.Row;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * For {@code ovnj status --sb}: per load balancer row and checked VIP (one with a
- * {@code Load_Balancer_Health_Check}), what OVN's service monitor says about each backend.
+ * For {@code ovnj status}: per load balancer row and VIP, its operating status and, for a checked
+ * VIP (one with a {@code Load_Balancer_Health_Check}) and {@code --sb}, what OVN's service monitor
+ * says about each backend.
  */
 final class BackendHealthReport {
+    /**
+     * One row's VIPs.
+     *
+     * @param health checked VIP to one line of its backends' health, e.g. {@code 10.0.0.2:80 offline, 10.0.0.3:80 online}
+     *     (only with {@code --sb})
+     * @param operating every VIP to its operating status
+     */
+    record RowHealth(Map<String, String> health, Map<String, OperatingStatus> operating) {
+        static final RowHealth NONE = new RowHealth(Map.of(), Map.of());
+
+        /**
+         * The row's operating status: the worst of its VIPs'.
+         *
+         * @return the status
+         */
+        OperatingStatus overall() {
+            return OperatingStatus.worst(operating.values());
+        }
+    }
+
     private BackendHealthReport() {
     }
 
     /**
-     * Reads the checked VIPs from the NB cache and their backends' health from the SB cache.
+     * Reads the VIPs and their health checks from the NB cache and their backends' health from the SB cache.
      *
      * @param nb the Northbound cache (Load_Balancer, Load_Balancer_Health_Check)
-     * @param sb the Southbound cache (Service_Monitor, index added)
-     * @return row name to VIP to one line, e.g. {@code 10.0.0.2:80 offline, 10.0.0.3:80 online}
+     * @param sb the Southbound cache ({@code LoadBalancerEngine.southboundMonitorRequest()}, indexes added), or null without
+     *     {@code --sb}: a checked VIP is then UNKNOWN
+     * @return row name to its VIPs
      */
-    static Map<String, Map<String, String>> read(RowCache nb, RowCache sb) {
-        Map<String, Map<String, String>> out = new TreeMap<>();
+    static Map<String, RowHealth> read(RowCache nb, RowCache sb) {
+        Map<String, RowHealth> out = new TreeMap<>();
         nb.read(() -> {
             var checks = nb.findTable("Load_Balancer_Health_Check");
             for (Row lb : nb.table("Load_Balancer").rows()) {
-                if (checks.isEmpty() || !(lb.get("health_check") instanceof Set<?> refs) || refs.isEmpty()
-                        || !(lb.get("vips") instanceof Map<?, ?> vips)) {
+                if (!(lb.get("vips") instanceof Map<?, ?> vips)) {
                     continue;
+                }
+                Set<String> checked = new HashSet<>();
+                if (checks.isPresent() && lb.get("health_check") instanceof Set<?> refs) {
+                    for (Object ref : refs) {
+                        checks.get().get((java.util.UUID) ref).ifPresent(hc -> checked.add(String.valueOf(hc.get("vip"))));
+                    }
                 }
                 Protocol protocol = lb.get("protocol") instanceof Set<?> p && !p.isEmpty()
                         ? Protocol.parse(String.valueOf(p.iterator().next())) : Protocol.TCP;
-                for (Object ref : refs) {
-                    checks.get().get((java.util.UUID) ref).ifPresent(hc -> {
-                        String vip = String.valueOf(hc.get("vip"));
-                        Object backends = vips.get(vip);
-                        if (backends == null) {
-                            return;
-                        }
-                        List<String> list = Arrays.stream(String.valueOf(backends).split(",")).filter(s -> !s.isBlank()).toList();
-                        Map<String, BackendHealth> health;
-                        try {
-                            health = BackendHealthView.of(LoadBalancerSpec.builder("status")
-                                    .vip(VipSpec.of(protocol, vip, list).withHealthCheck(HealthCheck.DEFAULTS)).build(), sb);
-                        } catch (IllegalArgumentException e) {
-                            return;
-                        }
-                        List<String> parts = new ArrayList<>();
-                        health.forEach((b, h) -> parts.add(b + " " + h.word()));
-                        out.computeIfAbsent(String.valueOf(lb.get("name")), k -> new TreeMap<>()).put(vip, String.join(", ", parts));
-                    });
-                }
+                Map<String, String> lines = new TreeMap<>();
+                Map<String, OperatingStatus> operating = new TreeMap<>();
+                vips.forEach((vip, backends) -> {
+                    List<String> list = Arrays.stream(String.valueOf(backends).split(",")).map(String::strip)
+                            .filter(s -> !s.isEmpty()).toList();
+                    String v = String.valueOf(vip);
+                    if (!checked.contains(v)) {
+                        operating.put(v, OperatingStatus.ofVip(false, Collections.nCopies(list.size(), BackendHealth.UNKNOWN)));
+                        return;
+                    }
+                    if (sb == null) {
+                        operating.put(v, OperatingStatus.ofVip(true, Collections.nCopies(list.size(), BackendHealth.UNKNOWN)));
+                        return;
+                    }
+                    Map<String, BackendHealth> health;
+                    try {
+                        health = BackendHealthView.of(LoadBalancerSpec.builder("status")
+                                .vip(VipSpec.of(protocol, v, list).withHealthCheck(HealthCheck.DEFAULTS)).build(), sb);
+                    } catch (IllegalArgumentException e) {
+                        // A VIP the engine could not have written: not judged.
+                        return;
+                    }
+                    List<String> parts = new ArrayList<>();
+                    health.forEach((b, h) -> parts.add(b + " " + h.word()));
+                    lines.put(v, String.join(", ", parts));
+                    operating.put(v, OperatingStatus.ofVip(true, health.values()));
+                });
+                out.put(String.valueOf(lb.get("name")), new RowHealth(lines, operating));
             }
             return null;
         });

@@ -29,6 +29,9 @@ import picocli.CommandLine.Mixin;
                 "With --file, also what the file wants that does not exist (routers, switches); with --sb, per backend of each"
                         + " health-checked VIP what OVN's service monitor says: online, offline, error or unknown (a UDP VIP's"
                         + " backends as IP:PORT/udp).",
+                "Each load balancer and VIP has an operating status: online, degraded, error (no healthy backend), no_monitor"
+                        + " (no health check), offline (no backends) or unknown (checked, but no verdict: without --sb, or the"
+                        + " monitor's ovn-controller is gone).",
                 "Exit 0: no problems; 1: problems listed (with --file: pending specs and conflicts, one 'conflict:' line each);"
                         + " 2: no database, or an invalid --file."})
 final class StatusCommand implements Callable<Integer> {
@@ -92,13 +95,15 @@ final class StatusCommand implements Callable<Integer> {
 
     private int report(RowCache nb, String who, Map<String, List<String>> pending, List<String> conflicts) {
         NorthboundSnapshot snapshot = NorthboundSnapshot.of(nb);
-        Map<String, Map<String, String>> health = Map.of();
+        Map<String, BackendHealthReport.RowHealth> health;
         if (southbound.remotes().isPresent()) {
             try (CommandClient sb = new CommandClient(db.connect(southbound.remotes().get(), "OVN_Southbound",
                     LoadBalancerEngine.southboundMonitorRequest(), "--sb"))) {
-                sb.client().cache().addIndex(BackendHealthView.MONITOR_BY_IP);
+                BackendHealthView.INDEXES.forEach(sb.client().cache()::addIndex);
                 health = BackendHealthReport.read(nb, sb.client().cache());
             }
+        } else {
+            health = BackendHealthReport.read(nb, null);
         }
         StatusReport report = StatusReport.of(snapshot, who, pending, conflicts, health);
         if (output.json()) {

@@ -15,6 +15,9 @@ import java.util.TreeSet;
  * listed; {@code conflicts} names, per conflicting spec of a desired-state file, the VIP and the other row;
  * with {@code --sb}, each load balancer's {@code health} maps a checked VIP to its backends' health
  * as OVN's service monitor reports it (e.g. {@code "10.0.0.2:80 offline, 10.0.0.3:80 online"}).
+ * Each load balancer's {@code operatingStatus} is the worst of its VIPs' and {@code vipOperatingStatus}
+ * maps each VIP to its own ({@code online}, {@code degraded}, {@code error}, {@code no_monitor},
+ * {@code offline}, {@code unknown}; a checked VIP is {@code unknown} without {@code --sb}).
  */
 final class StatusJson {
 
@@ -28,11 +31,11 @@ final class StatusJson {
      * @param owner one owner, or null for every owner
      * @param pending spec name to why it waits, from planning a desired-state file (may be empty)
      * @param conflicts one line per conflict found planning a desired-state file (may be empty)
-     * @param health row name to checked VIP to its backends' health, one line (empty without {@code --sb})
+     * @param health row name to its VIPs' operating status and (with {@code --sb}) backend health
      * @return the document
      */
     static ObjectNode of(NorthboundSnapshot snapshot, String owner, Map<String, List<String>> pending, List<String> conflicts,
-                         Map<String, Map<String, String>> health) {
+                         Map<String, BackendHealthReport.RowHealth> health) {
         ObjectNode root = JsonDocument.start("status");
         root.put("owner", owner);
         int problems = 0;
@@ -58,8 +61,12 @@ final class StatusJson {
             ObjectNode options = o.putObject("options");
             new TreeMap<>(lb.options()).forEach(options::put);
             List<String> lbProblems = StatusReport.problems(snapshot, lb);
+            BackendHealthReport.RowHealth rowHealth = health.getOrDefault(lb.name(), BackendHealthReport.RowHealth.NONE);
             ObjectNode checked = o.putObject("health");
-            new TreeMap<>(health.getOrDefault(lb.name(), Map.of())).forEach(checked::put);
+            rowHealth.health().forEach(checked::put);
+            o.put("operatingStatus", rowHealth.overall().word());
+            ObjectNode vipStatus = o.putObject("vipOperatingStatus");
+            rowHealth.operating().forEach((vip, st) -> vipStatus.put(vip, st.word()));
             JsonDocument.strings(o, "problems", lbProblems);
             problems += lbProblems.size();
         }

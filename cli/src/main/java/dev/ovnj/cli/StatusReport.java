@@ -1,5 +1,6 @@
 package dev.ovnj.cli;
 
+import dev.ovnj.lb.OperatingStatus;
 import dev.ovnj.lb.spec.Endpoint;
 import java.net.InetAddress;
 import java.util.ArrayList;
@@ -42,11 +43,11 @@ record StatusReport(List<String> lines, int problems) {
      * @param owner one owner, or null for every owner
      * @param pending spec name to why it waits
      * @param conflicts conflicts found planning a desired-state file
-     * @param health row name to checked VIP to its backends' health, one line
+     * @param health row name to its VIPs' operating status and backend health
      * @return the report
      */
     static StatusReport of(NorthboundSnapshot snapshot, String owner, Map<String, List<String>> pending, List<String> conflicts,
-                           Map<String, Map<String, String>> health) {
+                           Map<String, BackendHealthReport.RowHealth> health) {
         List<String> out = new ArrayList<>();
         int problems = 0;
         String currentOwner = null;
@@ -59,10 +60,13 @@ record StatusReport(List<String> lines, int problems) {
                 currentOwner = lb.owner();
                 out.add("owner " + currentOwner);
             }
-            out.add("  " + lb.name() + " (spec " + (lb.spec().isEmpty() ? "?" : lb.spec()) + ", " + lb.protocol() + ")");
+            BackendHealthReport.RowHealth rowHealth = health.getOrDefault(lb.name(), BackendHealthReport.RowHealth.NONE);
+            out.add("  " + lb.name() + " (spec " + (lb.spec().isEmpty() ? "?" : lb.spec()) + ", " + lb.protocol() + ")"
+                    + (rowHealth.operating().isEmpty() ? "" : " " + rowHealth.overall().word()));
             lb.vips().forEach((vip, backends) -> {
-                out.add("    " + vip + " -> " + (backends.isBlank() ? "(no backends)" : backends));
-                String h = health.getOrDefault(lb.name(), Map.of()).get(vip);
+                OperatingStatus op = rowHealth.operating().get(vip);
+                out.add("    " + vip + " -> " + (backends.isBlank() ? "(no backends)" : backends) + (op == null ? "" : "  [" + op.word() + "]"));
+                String h = rowHealth.health().get(vip);
                 if (h != null) {
                     out.add("      health: " + (h.isEmpty() ? "(no backends)" : h));
                 }

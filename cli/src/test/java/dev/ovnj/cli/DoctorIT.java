@@ -74,7 +74,7 @@ class DoctorIT {
         OvnjProcess.Result noSouthbound = doctor("--owner", "kube");
         assertThat(noSouthbound.exit()).as(noSouthbound.toString()).isZero();
         assertThat(noSouthbound.out()).contains("skipped chassisredirect-unbound, northd-not-synced, no-lflow, backend-offline, "
-                + "trace-mismatch: needs the Southbound database (--sb)").endsWith("1 load balancers checked, 0 errors, 0 warnings");
+                + "vip-error, vip-unknown, trace-mismatch: needs the Southbound database (--sb)").endsWith("1 load balancers checked, 0 errors, 0 warnings");
 
         ovn.sbctl().run("lsp-unbind", "cr-lrp-ext");
         OvnjProcess.Result text = doctor("--sb", sb, "--file", file.toString());

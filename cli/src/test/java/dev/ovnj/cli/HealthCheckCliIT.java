@@ -80,7 +80,17 @@ class HealthCheckCliIT {
         OvnjProcess.Result s = OvnjProcess.run("status", "--db", ovn.northbound().remote(), "--sb", ovn.southbound().remote());
         assertThat(s.exit()).as(s.toString()).isZero();
         assertThat(s.toString()).contains("172.16.0.100:80 -> 10.0.0.2:80,10.0.0.3:80")
-                .contains("health: 10.0.0.2:80 offline, 10.0.0.3:80 online");
+                .contains("health: 10.0.0.2:80 offline, 10.0.0.3:80 online")
+                .contains("web-tcp (spec web, tcp) degraded").contains("172.16.0.100:80 -> 10.0.0.2:80,10.0.0.3:80  [degraded]");
+        OvnjProcess.Result rj = OvnjProcess.run("reconcile", "-o", "json", "--db", ovn.northbound().remote(), "--sb",
+                ovn.southbound().remote(), "--file", file.toString());
+        assertThat(rj.out()).as(rj.toString()).contains("\"name\":\"web\",\"state\":\"applied\",\"operatingStatus\":\"degraded\"");
+        OvnjProcess.Result j = OvnjProcess.run("status", "-o", "json", "--db", ovn.northbound().remote(), "--sb", ovn.southbound().remote());
+        assertThat(j.out()).as(j.toString()).contains("\"operatingStatus\":\"degraded\"")
+                .contains("\"vipOperatingStatus\":{\"172.16.0.100:80\":\"degraded\"}");
+        // Without --sb nothing says how the checked VIP fares.
+        OvnjProcess.Result noSb = OvnjProcess.run("status", "-o", "json", "--db", ovn.northbound().remote());
+        assertThat(noSb.out()).as(noSb.toString()).contains("\"operatingStatus\":\"unknown\"");
 
         // reconcile --watch --sb prints a line when the monitor changes its verdict.
         try (OvnjProcess p = OvnjProcess.start("reconcile", "--watch", "--db", ovn.northbound().remote(), "--sb", ovn.southbound().remote(),

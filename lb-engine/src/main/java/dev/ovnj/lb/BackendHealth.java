@@ -12,8 +12,24 @@ public enum BackendHealth {
     OFFLINE,
     /** The probe got an error answer (e.g. a TCP reset or ICMP unreachable): no traffic either. */
     ERROR,
-    /** No status yet, no Service_Monitor row (backend unmapped, northd not done), or no Southbound connection. */
+    /**
+     * No verdict to trust: no status yet, no Service_Monitor row (backend unmapped, northd not done),
+     * no Southbound connection, or the ovn-controller that probes it is gone (see {@link BackendHealthView}).
+     */
     UNKNOWN;
+
+    /**
+     * This backend's operating status: ONLINE, ERROR (offline or error) or UNKNOWN.
+     *
+     * @return the status
+     */
+    public OperatingStatus operatingStatus() {
+        return switch (this) {
+            case ONLINE -> OperatingStatus.ONLINE;
+            case OFFLINE, ERROR -> OperatingStatus.ERROR;
+            case UNKNOWN -> OperatingStatus.UNKNOWN;
+        };
+    }
 
     /**
      * The lower-case word {@code ovnj status} prints.

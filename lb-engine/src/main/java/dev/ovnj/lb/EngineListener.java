@@ -67,6 +67,17 @@ public interface EngineListener {
     }
 
     /**
+     * A spec's {@link OperatingStatus} changed (once per change, not per Southbound update): e.g.
+     * {@code ONLINE -> DEGRADED} when the service monitor takes one of its backends out. The spec's
+     * status already holds it. Specs without health checks get one when they are first judged
+     * ({@code UNKNOWN -> NO_MONITOR}) and when their VIPs gain or lose their last backend.
+     *
+     * @param change the spec, its status before and now, and its VIPs' statuses now
+     */
+    default void onOperatingStatus(OperatingStatusChange change) {
+    }
+
+    /**
      * An {@code apply} would have deleted more of an owner's rows than the {@link DeletionBudget}
      * allows: these specs' rows stay, in state {@link SpecStatus.State#HELD}, until released.
      *

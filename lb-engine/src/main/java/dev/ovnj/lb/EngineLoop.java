@@ -170,7 +170,7 @@ final class EngineLoop {
         }
         client.addConnectionListener(this::onConnection);
         if (southbound != null) {
-            southbound.cache().addIndex(BackendHealthView.MONITOR_BY_IP);
+            BackendHealthView.INDEXES.forEach(southbound.cache()::addIndex);
             southbound.cache().addListener(southboundListener);
             // Health read from a Southbound we are no longer connected to is not true any more.
             southbound.addConnectionListener(e -> step("southbound " + e.kind(), () -> {
@@ -208,28 +208,32 @@ final class EngineLoop {
         }, !round.awaitingAnswers());
     }
 
-    /** Service_Monitor changes: the backend health of every spec with a health check, on the engine thread. */
+    /** Service_Monitor changes, or of the bindings and chassis of its ports: the backend health of every spec with a health check, on the engine thread. */
     private void onSouthboundEvents(List<CacheEvent> events) {
-        if (events.stream().noneMatch(e -> "Service_Monitor".equals(e.table()))) {
+        if (events.stream().noneMatch(e -> BackendHealthView.TABLES.contains(e.table()))) {
             return;
         }
         step("southbound events", () -> store.checked().forEach(this::refreshHealth));
     }
 
-    /** Reads one spec's backend health from the Southbound cache into its status (nothing without a Southbound). */
+    /**
+     * Reads one spec's backend health from the Southbound cache (none without a Southbound) and
+     * rolls it up into its VIPs' operating status, into its status.
+     */
     private void refreshHealth(SpecKey key) {
-        if (southbound == null) {
-            return;
-        }
         Desired d = store.get(key);
         LoadBalancerSpec spec = d == null || d.removed() || d.invalid() ? null : d.spec();
-        Map<String, BackendHealth> health = spec == null ? Map.of() : BackendHealthView.of(spec, southbound.cache());
-        if (!southboundLive) {
+        if (spec == null) {
+            board.setHealth(key, Map.of(), null);
+            return;
+        }
+        Map<String, BackendHealth> health = southbound == null ? Map.of() : BackendHealthView.of(spec, southbound.cache());
+        if (southbound != null && !southboundLive) {
             Map<String, BackendHealth> unknown = new java.util.TreeMap<>();
             health.keySet().forEach(b -> unknown.put(b, BackendHealth.UNKNOWN));
             health = unknown;
         }
-        board.setHealth(key, health);
+        board.setHealth(key, health, OperatingStatus.ofVips(spec, health));
     }
 
     /** Deletes the groups ovnj created whose last load balancer just left, if no spec names them. */
@@ -323,6 +327,10 @@ final class EngineLoop {
 
     Map<SpecStatus.State, Integer> counts() {
         return board.counts();
+    }
+
+    Map<OperatingStatus, Integer> operatingCounts() {
+        return board.operatingCounts();
     }
 
     /** Idempotent: fails waiting callers, releases the lock, stops the threads; the client stays open. */

@@ -27,11 +27,13 @@ import java.util.Map;
  *     engine thread (declarations, batches of cache events and transaction answers, timers),
  *     answers handed to the callers' stage threads, and deliveries to the listener thread. The
  *     client's own hand-offs (I/O thread to callback thread) are not included.
+ * @param specsByOperatingStatus gauge: how many specs are in each {@link OperatingStatus}, every status present
  */
 public record EngineMetrics(long transactions, long operations, long repairs, long conflicts, long retries,
                             long failures, long plans, long lastPlanMicros, long specPlans, long longestCacheReadMicros,
                             long slowCacheReads, long listenerFailures, Map<SpecStatus.State, Integer> specsByState, boolean stalled,
-                            long heldDeletions, long fights, long handoffs) {
+                            long heldDeletions, long fights, long handoffs,
+                            Map<OperatingStatus, Integer> specsByOperatingStatus) {
 
     /**
      * Copies the map.
@@ -55,9 +57,21 @@ public record EngineMetrics(long transactions, long operations, long repairs, lo
      * @param handoffs counter: tasks the engine handed from one thread to another (steps given to
      *     the engine thread, answers to the callers' stage threads, deliveries to the listener
      *     thread); the client's own hand-offs (I/O to callback thread) are not counted
+     * @param specsByOperatingStatus gauge: how many specs are in each operating status
      */
     public EngineMetrics {
         specsByState = Map.copyOf(specsByState);
+        specsByOperatingStatus = Map.copyOf(specsByOperatingStatus);
+    }
+
+    /**
+     * How many specs are in one operating status now.
+     *
+     * @param status the operating status
+     * @return the count
+     */
+    public int specs(OperatingStatus status) {
+        return specsByOperatingStatus.getOrDefault(status, 0);
     }
 
     /**

@@ -30,6 +30,7 @@ final class ListenerBus {
         TRANSACTION("onTransaction"),
         AVAILABILITY("onAvailability"),
         BACKEND_HEALTH("onBackendHealth"),
+        OPERATING("onOperatingStatus"),
         HELD("onDeletionsHeld");
 
         private final Set<String> methods;

@@ -8,6 +8,7 @@ import dev.ovnj.lb.spec.SpecValidator;
 import dev.ovnj.ovsdb.cache.CacheListener;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.ovsdb.monitor.MonitorRequest;
+import dev.ovnj.ovsdb.monitor.TableMonitor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -93,13 +94,18 @@ public final class LoadBalancerEngine implements AutoCloseable {
     }
 
     /**
-     * The Southbound table the engine reads for backend health ({@code Service_Monitor}); pass it to
-     * the Southbound client's builder.
+     * The Southbound tables the engine reads for backend health: {@code Service_Monitor}, and of
+     * {@code Port_Binding}, {@code Chassis} and {@code Chassis_Private} only the columns that say
+     * whether the ovn-controller probing a backend is still there (see {@link BackendHealthView});
+     * pass it to the Southbound client's builder.
      *
      * @return the monitor request
      */
     public static MonitorRequest southboundMonitorRequest() {
-        return MonitorRequest.tables("Service_Monitor");
+        return MonitorRequest.of(TableMonitor.all("Service_Monitor"),
+                TableMonitor.all("Port_Binding").columns("logical_port", "chassis"),
+                TableMonitor.all("Chassis").columns("name"),
+                TableMonitor.all("Chassis_Private").columns("name"));
     }
 
     /**
@@ -290,7 +296,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
                 counters.lastPlanMicros, counters.specPlans.get(), counters.longestCacheReadMicros, counters.slowCacheReads.get(),
                 bus.failures(),
                 loop.counts(), loop.stalled(), counters.heldDeletions.get(),
-                counters.fights.get(), counters.handoffs.get() + bus.handoffs());
+                counters.fights.get(), counters.handoffs.get() + bus.handoffs(), loop.operatingCounts());
     }
 
     /**

@@ -28,11 +28,16 @@ import java.util.UUID;
  *     {@code IP:PORT/sctp} for the other protocols, so one backend checked over TCP and UDP has an
  *     entry for each (see {@link BackendHealthView#key}); empty without health checks,
  *     {@link BackendHealth#UNKNOWN} without a Southbound connection
+ * @param operatingStatus whether it serves traffic: the worst of {@code vipOperatingStatus}
+ *     ({@link OperatingStatus#UNKNOWN} before the engine's first verdict on it, and while it is invalid or removed)
+ * @param vipOperatingStatus each VIP's operating status, rolled up from its backends; keyed as
+ *     {@link BackendHealthView#key} writes it ({@code 172.16.0.100:80}, {@code 10.96.0.10:53/udp})
  */
 public record SpecStatus(String owner, String spec, State state, List<String> reasons, List<String> warnings,
                          Set<UUID> rows, long repairs, Optional<Duration> lastRepair, List<ConflictingRow> conflicts,
                          Optional<WriteError> writeError, long generation, long observedGeneration,
-                         Map<String, BackendHealth> backendHealth) {
+                         Map<String, BackendHealth> backendHealth, OperatingStatus operatingStatus,
+                         Map<String, OperatingStatus> vipOperatingStatus) {
 
     /** The states of a spec. */
     public enum State {
@@ -85,6 +90,8 @@ public record SpecStatus(String owner, String spec, State state, List<String> re
      * @param observedGeneration the version of the desired spec the database was last seen to hold
      * @param backendHealth backend (keyed as {@link BackendHealthView#key} writes it) to what OVN's
      *     service monitor says
+     * @param operatingStatus whether it serves traffic: the worst of its VIPs'
+     * @param vipOperatingStatus each VIP's operating status
      */
     public SpecStatus {
         reasons = List.copyOf(reasons);
@@ -94,6 +101,46 @@ public record SpecStatus(String owner, String spec, State state, List<String> re
         // Most specs have no health checks: every status of theirs shares the empty map.
         backendHealth = backendHealth.isEmpty() ? Map.of()
                 : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(backendHealth));
+        java.util.Objects.requireNonNull(operatingStatus, "operatingStatus");
+        vipOperatingStatus = vipOperatingStatus.isEmpty() ? Map.of()
+                : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(vipOperatingStatus));
+    }
+
+    /**
+     * A status with backend health whose operating status is not known (UNKNOWN, no VIPs).
+     *
+     * @param owner the owner
+     * @param spec the spec's name
+     * @param state the state
+     * @param reasons why it is not applied
+     * @param warnings problems that do not stop it
+     * @param rows UUIDs of its Load_Balancer rows
+     * @param repairs how many times drift was repaired
+     * @param lastRepair latency of the most recent repair
+     * @param conflicts the rows or specs it conflicts with
+     * @param writeError why the write did not succeed
+     * @param generation the version of the desired spec
+     * @param observedGeneration the version the database was last seen to hold
+     * @param backendHealth backend to what OVN's service monitor says
+     */
+    public SpecStatus(String owner, String spec, State state, List<String> reasons, List<String> warnings, Set<UUID> rows,
+                      long repairs, Optional<Duration> lastRepair, List<ConflictingRow> conflicts, Optional<WriteError> writeError,
+                      long generation, long observedGeneration, Map<String, BackendHealth> backendHealth) {
+        this(owner, spec, state, reasons, warnings, rows, repairs, lastRepair, conflicts, writeError, generation, observedGeneration,
+                backendHealth, OperatingStatus.UNKNOWN, Map.of());
+    }
+
+    /**
+     * Each backend's operating status, from {@link #backendHealth()} (see
+     * {@link BackendHealth#operatingStatus()}); the backends of a VIP without a health check are
+     * {@link OperatingStatus#NO_MONITOR} and not listed.
+     *
+     * @return backend, keyed as in {@link #backendHealth()}, to its operating status
+     */
+    public Map<String, OperatingStatus> backendOperatingStatus() {
+        Map<String, OperatingStatus> out = new java.util.TreeMap<>();
+        backendHealth.forEach((b, h) -> out.put(b, h.operatingStatus()));
+        return java.util.Collections.unmodifiableMap(out);
     }
 
     /**
@@ -139,6 +186,7 @@ public record SpecStatus(String owner, String spec, State state, List<String> re
         if (repairs > 0) {
             sb.append(", ").append(repairs).append(repairs == 1 ? " repair" : " repairs");
         }
+        sb.append(", ").append(operatingStatus.word());
         sb.append(", generation ").append(generation).append(observedGeneration == generation ? "" : ", observed " + observedGeneration);
         if (!backendHealth.isEmpty()) {
             sb.append(", health ").append(backendHealth);

@@ -19,6 +19,7 @@ import java.util.UUID;
  * status read is never older than the last step and never half-updated.
  */
 final class StatusBoard {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(StatusBoard.class);
     private final Map<String, LinkedHashMap<String, SpecStatus>> working = new LinkedHashMap<>();
     /**
      * Per owner, the names whose status changed since the last publication, a name possibly more
@@ -29,10 +30,14 @@ final class StatusBoard {
     private final Map<SpecKey, long[]> repairs = new HashMap<>();
     private final Map<SpecKey, Duration> lastRepair = new HashMap<>();
     private final Map<SpecKey, Map<String, BackendHealth>> health = new HashMap<>();
+    /** Each spec's VIPs' operating status (absent: UNKNOWN, no VIPs). */
+    private final Map<SpecKey, Map<String, OperatingStatus>> operating = new HashMap<>();
     private final EnumMap<SpecStatus.State, Integer> counts = new EnumMap<>(SpecStatus.State.class);
+    private final EnumMap<OperatingStatus, Integer> operatingCounts = new EnumMap<>(OperatingStatus.class);
     private final ListenerBus bus;
     private volatile Map<String, Map<String, SpecStatus>> published = Map.of();
     private volatile Map<SpecStatus.State, Integer> publishedCounts = Map.of();
+    private volatile Map<OperatingStatus, Integer> publishedOperatingCounts = Map.of();
 
     StatusBoard(ListenerBus bus) {
         this.bus = bus;
@@ -54,6 +59,7 @@ final class StatusBoard {
 
     /** Removed: no longer APPLIED; the status goes away once its rows are gone. */
     SpecStatus deleting(SpecKey key, long generation) {
+        setHealth(key, Map.of(), null);
         SpecStatus before = get(key);
         return put(key, SpecStatus.State.PENDING, List.of("removed; its rows are being deleted"), List.of(), rows(before), List.of(),
                 Optional.empty(), generation, observed(before));
@@ -83,6 +89,7 @@ final class StatusBoard {
 
     /** Invalid as declared: nothing is written for it. */
     SpecStatus invalid(SpecKey key, long generation, List<String> reasons) {
+        setHealth(key, Map.of(), null);
         SpecStatus before = get(key);
         return put(key, SpecStatus.State.INVALID, reasons, List.of(), Set.of(), List.of(), Optional.empty(), generation,
                 observed(before));
@@ -136,8 +143,10 @@ final class StatusBoard {
     private SpecStatus put(SpecKey key, SpecStatus.State state, List<String> reasons, List<String> warnings, Set<UUID> rows,
                    List<ConflictingRow> conflicts, Optional<WriteError> error, long generation, long observed) {
         long[] r = repairs.get(key);
+        Map<String, OperatingStatus> vips = operating.get(key);
         SpecStatus next = new SpecStatus(key.owner(), key.spec(), state, reasons, warnings, rows, r == null ? 0 : r[0],
-                Optional.ofNullable(lastRepair.get(key)), conflicts, error, generation, observed, health.getOrDefault(key, Map.of()));
+                Optional.ofNullable(lastRepair.get(key)), conflicts, error, generation, observed, health.getOrDefault(key, Map.of()),
+                rollUp(vips), vips == null ? Map.of() : vips);
         SpecStatus old = working.computeIfAbsent(key.owner(), o -> new LinkedHashMap<>()).put(key.spec(), next);
         changed(key);
         count(old, -1);
@@ -157,16 +166,26 @@ final class StatusBoard {
         if (s != null) {
             SpecStatus next = new SpecStatus(s.owner(), s.spec(), s.state(), s.reasons(), s.warnings(), s.rows(),
                     repairs.get(key)[0], Optional.of(latency), s.conflicts(), s.writeError(), s.generation(), s.observedGeneration(),
-                    s.backendHealth());
+                    s.backendHealth(), s.operatingStatus(), s.vipOperatingStatus());
             working.get(key.owner()).put(key.spec(), next);
             changed(key);
         }
     }
 
-    /** Sets a spec's backend health; tells listeners, one event per backend that changed. */
-    void setHealth(SpecKey key, Map<String, BackendHealth> now) {
+    /** A spec's operating status: the worst of its VIPs', UNKNOWN when they are not known. */
+    private static OperatingStatus rollUp(Map<String, OperatingStatus> vips) {
+        return vips == null ? OperatingStatus.UNKNOWN : OperatingStatus.worst(vips.values());
+    }
+
+    /**
+     * Sets a spec's backend health and its VIPs' operating status (null: not known, the spec is
+     * invalid or removed); tells listeners, one event per backend that changed and one when the
+     * spec's operating status changed.
+     */
+    void setHealth(SpecKey key, Map<String, BackendHealth> now, Map<String, OperatingStatus> vips) {
         Map<String, BackendHealth> old = health.getOrDefault(key, Map.of());
-        if (old.equals(now)) {
+        Map<String, OperatingStatus> oldVips = operating.get(key);
+        if (old.equals(now) && Objects.equals(oldVips, vips)) {
             return;
         }
         if (now.isEmpty()) {
@@ -174,20 +193,38 @@ final class StatusBoard {
         } else {
             health.put(key, Map.copyOf(now));
         }
+        if (vips == null) {
+            operating.remove(key);
+        } else {
+            operating.put(key, Map.copyOf(vips));
+        }
         SpecStatus s = get(key);
         if (s == null) {
             return;
         }
         SpecStatus next = new SpecStatus(s.owner(), s.spec(), s.state(), s.reasons(), s.warnings(), s.rows(), s.repairs(),
-                s.lastRepair(), s.conflicts(), s.writeError(), s.generation(), s.observedGeneration(), now);
+                s.lastRepair(), s.conflicts(), s.writeError(), s.generation(), s.observedGeneration(), now, rollUp(vips),
+                vips == null ? Map.of() : vips);
         working.get(key.owner()).put(key.spec(), next);
         changed(key);
+        countOperating(s, -1);
+        countOperating(next, 1);
         for (Map.Entry<String, BackendHealth> e : now.entrySet()) {
             BackendHealth before = old.getOrDefault(e.getKey(), BackendHealth.UNKNOWN);
             if (before != e.getValue()) {
                 BackendHealthChange change = new BackendHealthChange(key.owner(), key.spec(), e.getKey(), before, e.getValue());
                 bus.publish(ListenerBus.Event.BACKEND_HEALTH, l -> l.onBackendHealth(change));
             }
+        }
+        if (s.operatingStatus() != next.operatingStatus()) {
+            if (!now.isEmpty() || !old.isEmpty()) {
+                // Monitored specs only: a spec without health checks is NO_MONITOR from its first verdict on, not news.
+                LOG.info("owner {}, spec {}: operating status {} -> {}", key.owner(), key.spec(), s.operatingStatus(),
+                        next.operatingStatus());
+            }
+            OperatingStatusChange change = new OperatingStatusChange(key.owner(), key.spec(), s.operatingStatus(), next.operatingStatus(),
+                    next.vipOperatingStatus());
+            bus.publish(ListenerBus.Event.OPERATING, l -> l.onOperatingStatus(change));
         }
     }
 
@@ -200,6 +237,7 @@ final class StatusBoard {
         repairs.remove(key);
         lastRepair.remove(key);
         health.remove(key);
+        operating.remove(key);
     }
 
     private void changed(SpecKey key) {
@@ -227,6 +265,11 @@ final class StatusBoard {
             c.put(s, counts.getOrDefault(s, 0));
         }
         publishedCounts = Collections.unmodifiableMap(c);
+        Map<OperatingStatus, Integer> o = new EnumMap<>(OperatingStatus.class);
+        for (OperatingStatus s : OperatingStatus.values()) {
+            o.put(s, operatingCounts.getOrDefault(s, 0));
+        }
+        publishedOperatingCounts = Collections.unmodifiableMap(o);
     }
 
     /** The published statuses of one owner; any thread. */
@@ -239,9 +282,21 @@ final class StatusBoard {
         return publishedCounts;
     }
 
+    /** The published count of specs per operating status; any thread. */
+    Map<OperatingStatus, Integer> operatingCounts() {
+        return publishedOperatingCounts;
+    }
+
     private void count(SpecStatus s, int delta) {
         if (s != null) {
             counts.merge(s.state(), delta, Integer::sum);
+        }
+        countOperating(s, delta);
+    }
+
+    private void countOperating(SpecStatus s, int delta) {
+        if (s != null) {
+            operatingCounts.merge(s.operatingStatus(), delta, Integer::sum);
         }
     }
 }

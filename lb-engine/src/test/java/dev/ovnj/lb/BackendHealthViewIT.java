@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link BackendHealthView} over a Southbound cache replicated from an ovsdb-server with the OVN
  * Southbound schema, its {@code Service_Monitor} rows written with ovn-sbctl as ovn-northd and
- * ovn-controller would leave them.
+ * ovn-controller would leave them, then the chassis' ovn-controller gone and the port unbound.
  */
 class BackendHealthViewIT {
     private static final Duration WAIT = Duration.ofSeconds(20);
@@ -34,11 +34,15 @@ class BackendHealthViewIT {
              OvsdbClient sb = OvsdbClient.builder().remotes(server.remote()).database("OVN_Southbound")
                      .monitor(LoadBalancerEngine.southboundMonitorRequest()).build()) {
             Sbctl sbctl = Sbctl.of(server);
+            // As ovn-controller leaves them: the monitor's port bound to a chassis whose controller is there.
+            sbctl.addChassis("hv1", "127.0.0.1");
+            sbctl.run("--id=@dp", "create", "datapath_binding", "tunnel_key=1", "--", "--id=@c", "get", "chassis", "hv1",
+                    "--", "create", "port_binding", "logical_port=dns1", "datapath=@dp", "tunnel_key=1", "chassis=@c");
             monitor(sbctl, "10.0.0.5", "tcp", "online");
             monitor(sbctl, "10.0.0.5", "udp", "offline");
             monitor(sbctl, "fd00:10::5", "tcp", "error");
             monitor(sbctl, "fd00:10::5", "udp", "online");
-            sb.cache().addIndex(BackendHealthView.MONITOR_BY_IP);
+            BackendHealthView.INDEXES.forEach(sb.cache()::addIndex);
             sb.startAndWait(WAIT);
             // DNS: one backend per family, served over TCP and UDP, every VIP health-checked.
             LoadBalancerSpec dns = LoadBalancerSpec.builder("dns")
@@ -57,6 +61,22 @@ class BackendHealthViewIT {
             Await.until(WAIT, "four monitors replicated", () -> sb.cache().table("Service_Monitor").size() == 4);
             assertThat(BackendHealthView.of(dns, sb.cache())).isEqualTo(expected);
             assertThat(BackendHealthView.key(Endpoint.parse("[fd00:10::5]:53"), Protocol.UDP)).isEqualTo("[fd00:10::5]:53/udp");
+            assertThat(OperatingStatus.ofVips(dns, BackendHealthView.of(dns, sb.cache()))).isEqualTo(Map.of(
+                    "10.96.0.10:53", OperatingStatus.ONLINE, "10.96.0.10:53/udp", OperatingStatus.ERROR,
+                    "[fd00:96::10]:53", OperatingStatus.ERROR, "[fd00:96::10]:53/udp", OperatingStatus.ONLINE));
+
+            // The chassis' ovn-controller goes (its Chassis_Private row with it): every verdict it left is stale.
+            sbctl.run("destroy", "chassis_private", sbctl.run("--bare", "--columns=_uuid", "find", "chassis_private", "name=hv1").trim());
+            Await.until(WAIT, "Chassis_Private gone", () -> sb.cache().table("Chassis_Private").size() == 0);
+            assertThat(BackendHealthView.of(dns, sb.cache())).containsOnlyKeys(expected.keySet()).allSatisfy((b, h) ->
+                    assertThat(h).as(b).isEqualTo(BackendHealth.UNKNOWN));
+            sbctl.run("--id=@c", "get", "chassis", "hv1", "--", "create", "chassis_private", "name=hv1", "chassis=@c");
+            Await.until(WAIT, "Chassis_Private back", () -> BackendHealthView.of(dns, sb.cache()).equals(expected));
+            // The port unbound: nobody probes it.
+            sbctl.run("clear", "port_binding", sbctl.run("--bare", "--columns=_uuid", "find", "port_binding", "logical_port=dns1").trim(),
+                    "chassis");
+            Await.until(WAIT, "unbound port's monitors unknown", () -> BackendHealthView.of(dns, sb.cache()).values().stream()
+                    .allMatch(h -> h == BackendHealth.UNKNOWN));
             assertThat(BackendHealthView.key(Endpoint.parse("10.0.0.5:53"), Protocol.TCP)).isEqualTo("10.0.0.5:53");
         }
     }

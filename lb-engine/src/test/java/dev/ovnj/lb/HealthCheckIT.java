@@ -58,7 +58,7 @@ class HealthCheckIT {
                 "--", "lsp-set-addresses", "int-lr0", "router", "--", "lsp-set-options", "int-lr0", "router-port=lrp-int",
                 "--", "lsp-add", "ls-int", "web1", "--", "lsp-set-addresses", "web1", "00:00:00:00:02:01 10.0.0.2 fd00:10::2",
                 "--", "lsp-add", "ls-int", "web2", "--", "lsp-set-addresses", "web2", "00:00:00:00:02:02 10.0.0.3 fd00:10::3");
-        sbctl.run("chassis-add", "hv1", "geneve", "127.0.0.1");
+        sbctl.addChassis("hv1", "127.0.0.1");
         central.sync();
         sbctl.run("lsp-bind", "web1", "hv1", "--", "lsp-bind", "web2", "hv1");
         nb = OvsdbClient.builder().remotes(central.northbound().remote()).monitor(LoadBalancerEngine.monitorRequest()).build();

@@ -3,6 +3,7 @@ package dev.ovnj.micrometer;
 import dev.ovnj.lb.EngineListener;
 import dev.ovnj.lb.EngineMetrics;
 import dev.ovnj.lb.LoadBalancerEngine;
+import dev.ovnj.lb.OperatingStatus;
 import dev.ovnj.lb.RepairEvent;
 import dev.ovnj.lb.SpecStatus;
 import io.micrometer.core.instrument.Gauge;
@@ -33,7 +34,10 @@ import java.util.concurrent.TimeUnit;
  *   <li>gauges {@code ovnj.engine.available} (1 while the engine can write),
  *       {@code ovnj.engine.plan.last} (duration of the latest planning pass) and
  *       {@code ovnj.engine.specs} ({@code owner}, {@code state}): how many of an owner's specs are
- *       in each state, for every owner the engine has reported a status for.</li>
+ *       in each state, for every owner the engine has reported a status for, and
+ *       {@code ovnj.engine.specs.operating} ({@code owner}, {@code status}): how many are in each
+ *       {@link OperatingStatus} ({@code online}, {@code degraded}, {@code error}, {@code no_monitor},
+ *       {@code offline}, {@code unknown}).</li>
  * </ul>
  *
  * <p>The timers and the owners are fed by an {@link EngineListener} this binder adds to the
@@ -129,6 +133,12 @@ public final class LoadBalancerEngineMetrics implements MeterBinder {
                             .tags(tags.and("owner", status.owner(), "state", state.name().toLowerCase(java.util.Locale.ROOT)))
                             .register(registry);
                 }
+                for (OperatingStatus op : OperatingStatus.values()) {
+                    Gauge.builder("ovnj.engine.specs.operating", engine, e -> count(e, status.owner(), op))
+                            .description("an owner's specs in an operating status (whether they serve traffic)")
+                            .tags(tags.and("owner", status.owner(), "status", op.word()))
+                            .register(registry);
+                }
             }
         }
 
@@ -144,6 +154,10 @@ public final class LoadBalancerEngineMetrics implements MeterBinder {
 
         private double count(LoadBalancerEngine e, String owner, SpecStatus.State state) {
             return e.status(owner).values().stream().filter(s -> s.state() == state).count();
+        }
+
+        private double count(LoadBalancerEngine e, String owner, OperatingStatus op) {
+            return e.status(owner).values().stream().filter(s -> s.operatingStatus() == op).count();
         }
     }
 }

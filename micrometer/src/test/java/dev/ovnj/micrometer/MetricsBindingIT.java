@@ -6,14 +6,20 @@ import dev.ovnj.lb.ApplyResult;
 import dev.ovnj.lb.LoadBalancerEngine;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.ovsdb.client.OvsdbClient;
+import dev.ovnj.lb.spec.HealthCheck;
+import dev.ovnj.lb.spec.VipSpec;
 import dev.ovnj.testkit.Await;
+import dev.ovnj.testkit.BackendTopology;
 import dev.ovnj.testkit.Nbctl;
+import dev.ovnj.testkit.OvnCentral;
 import dev.ovnj.testkit.OvsdbServer;
+import dev.ovnj.testkit.Sbctl;
 import dev.ovnj.testkit.junit.OvsdbTest;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -60,6 +66,43 @@ class MetricsBindingIT {
                     () -> registry.get("ovnj.engine.repairs").functionCounter().count() >= 1.0);
             Await.until(Duration.ofSeconds(20), "repair timed",
                     () -> registry.get("ovnj.engine.repair").timer().count() >= 1L);
+        }
+    }
+
+    @Test
+    void operatingStatusGaugesFollowTheServiceMonitor() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (OvnCentral ovn = OvnCentral.start()) {
+            BackendTopology.of(ovn).withSwitchSubnet().create();
+            Sbctl sbctl = ovn.sbctl();
+            try (OvsdbClient nb = OvsdbClient.builder().remotes(ovn.northbound().remote()).monitor(LoadBalancerEngine.monitorRequest()).build();
+                 OvsdbClient sb = OvsdbClient.builder().remotes(ovn.southbound().remote()).database("OVN_Southbound")
+                         .monitor(LoadBalancerEngine.southboundMonitorRequest()).build();
+                 LoadBalancerEngine engine = LoadBalancerEngine.builder(nb).southbound(sb).build()) {
+                new LoadBalancerEngineMetrics(engine).bindTo(registry);
+                engine.start();
+                nb.startAndWait(Duration.ofSeconds(20));
+                sb.startAndWait(Duration.ofSeconds(20));
+                LoadBalancerSpec checked = LoadBalancerSpec.builder("checked").routers(BackendTopology.ROUTER).switches(BackendTopology.SWITCH)
+                        .healthCheckSources(Map.of(BackendTopology.SWITCH, List.of("10.0.0.254")))
+                        .vip(VipSpec.tcp("172.16.0.100:80", BackendTopology.BACKEND1 + ":80").withHealthCheck(HealthCheck.DEFAULTS)).build();
+                LoadBalancerSpec plain = LoadBalancerSpec.builder("plain").routers(BackendTopology.ROUTER)
+                        .tcp("172.16.0.101:80", BackendTopology.BACKEND1 + ":80").build();
+                ApplyResult result = engine.apply("team-b", List.of(checked, plain)).get(20, TimeUnit.SECONDS);
+                assertThat(result.allApplied()).as(result.toString()).isTrue();
+                ovn.sync();
+                // Playing ovn-controller: the port is up and its monitor's probes fail.
+                sbctl.run("set", "port_binding", sbctl.run("--bare", "--columns=_uuid", "find", "port_binding", "logical_port=web1").trim(),
+                        "up=true");
+                sbctl.run("set", "service_monitor", sbctl.run("--bare", "--columns=_uuid", "find", "service_monitor",
+                        "logical_port=web1").trim(), "status=offline");
+                Await.until(Duration.ofSeconds(20), "one spec in error",
+                        () -> registry.get("ovnj.engine.specs.operating").tags("owner", "team-b", "status", "error").gauge().value() == 1.0);
+                assertThat(registry.get("ovnj.engine.specs.operating").tags("owner", "team-b", "status", "no_monitor").gauge().value())
+                        .isEqualTo(1.0);
+                assertThat(registry.get("ovnj.engine.specs.operating").tags("owner", "team-b", "status", "online").gauge().value())
+                        .isZero();
+            }
         }
     }
 }

@@ -63,10 +63,15 @@ record LoadBalancerCondition(String status, String reason, String message) {
 
     /** The condition as the Service currently carries it, if it does. */
     static Optional<Condition> current(Service service) {
+        return current(service, TYPE);
+    }
+
+    /** The Service's condition of a type, if it has one. */
+    static Optional<Condition> current(Service service, String type) {
         if (service.getStatus() == null || service.getStatus().getConditions() == null) {
             return Optional.empty();
         }
-        return service.getStatus().getConditions().stream().filter(c -> TYPE.equals(c.getType())).findFirst();
+        return service.getStatus().getConditions().stream().filter(c -> type.equals(c.getType())).findFirst();
     }
 
     /** Whether the Service already carries this condition (apart from its time). */

@@ -9,6 +9,7 @@ import dev.ovnj.lb.spec.HealthCheck;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.nb.eip.EipExhaustedException;
 import dev.ovnj.nb.ip.IpAddresses;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.LoadBalancerIngress;
 import io.fabric8.kubernetes.api.model.LoadBalancerIngressBuilder;
 import io.fabric8.kubernetes.api.model.Service;
@@ -62,6 +63,8 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private final ServiceEvents events;
     private final ControllerMetrics metrics;
     private final EngineEvents engineEvents;
+    /** Spec name to the reason of the {@link BackendsHealthyCondition} last written; entries go when the spec does. */
+    private final Map<String, String> backendsReasons = new java.util.concurrent.ConcurrentHashMap<>();
 
     ServiceLoadBalancerReconciler(LoadBalancerEngine engine, ServiceEips eips, ControllerSettings settings, ServiceEvents events,
                                   ControllerMetrics metrics, EngineEvents engineEvents) {
@@ -239,17 +242,23 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         List<LoadBalancerIngress> ingress = applied ? addresses.stream()
                 .map(ip -> new LoadBalancerIngressBuilder().withIp(IpAddresses.format(ip)).withIpMode("VIP").build()).toList()
                 : currentIngress(service);
-        boolean changed = !condition.isOn(service) || !ingress.equals(currentIngress(service));
+        SpecStatus known = engine.status(settings.owner()).get(ServiceSpecs.specName(service));
+        BackendsHealthyCondition backends = known == null ? null : BackendsHealthyCondition.of(known);
+        boolean changed = !condition.isOn(service) || !ingress.equals(currentIngress(service)) || backends != null && !backends.isOn(service);
         if (!condition.isOn(service)) {
             LOG.info("Service {}: {} {}", ServiceSpecs.specName(service), condition.reason(), condition.message());
             events.record(service, condition.warning(), condition.reason(), condition.message());
             clamped.forEach(field -> events.record(service, true, "FieldClamped", field));
             metrics.condition(condition.reason());
         }
+        if (backends != null && backends.transition(service, backendsReasons.put(ServiceSpecs.specName(service), backends.reason()))) {
+            events.record(service, backends.warning(), backends.reason(), backends.message());
+        }
         UpdateControl<Service> control;
         if (changed) {
             ServiceStatus status = Optional.ofNullable(service.getStatus()).orElseGet(ServiceStatus::new);
-            status.setConditions(condition.replaceIn(service, Instant.now()));
+            List<Condition> conditions = condition.replaceIn(service, Instant.now());
+            status.setConditions(backends == null ? conditions : backends.replaceIn(conditions, service, Instant.now()));
             status.setLoadBalancer(new io.fabric8.kubernetes.api.model.LoadBalancerStatus(new ArrayList<>(ingress)));
             service.setStatus(status);
             control = UpdateControl.patchStatus(service);
@@ -272,7 +281,8 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             current = context.getClient().resource(current).editStatus(s -> {
                 s.getStatus().setLoadBalancer(new io.fabric8.kubernetes.api.model.LoadBalancerStatus(new ArrayList<>()));
                 if (s.getStatus().getConditions() != null) {
-                    s.getStatus().getConditions().removeIf(c -> LoadBalancerCondition.TYPE.equals(c.getType()));
+                    s.getStatus().getConditions().removeIf(c -> LoadBalancerCondition.TYPE.equals(c.getType())
+                            || BackendsHealthyCondition.TYPE.equals(c.getType()));
                 }
                 return s;
             });
@@ -304,6 +314,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             }
             eips.releaseAll(name);
             engineEvents.forget(name);
+            backendsReasons.remove(name);
             LOG.info("Service {}: load balancer removed", name);
             return Optional.empty();
         } catch (Exception e) {

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * {@code ovnj.dev/health-check} end to end with ovn-northd and a Southbound connection: the
  * engine writes the health check and ip_port_mappings for the Service's ready endpoints, and
  * OVN's verdict on each backend (set with ovn-sbctl, as ovn-controller would) reaches the
- * Service's condition without waiting for a retry.
+ * Service's condition without waiting for a retry, and its roll-up the {@code ovnj.dev/BackendsHealthy}
+ * condition and an Event per transition.
  */
 @EnableKubernetesMockClient(crud = true)
 class BackendHealthConditionIT {
@@ -78,9 +79,28 @@ class BackendHealthConditionIT {
                     // The retry is 5 minutes away: only the engine's news can bring the verdicts this soon.
                     Await.until(WAIT, "backend verdicts in the condition", () -> condition("web").map(Condition::getMessage)
                             .filter(m -> m.contains("10.0.0.2:8080=offline") && m.contains("10.0.0.3:8080=online")).isPresent());
+                    // The roll-up: one backend of two out is DEGRADED, with a Warning Event; all back is ONLINE.
+                    Await.until(WAIT, "BackendsHealthy DEGRADED", () -> backendsHealthy("web").filter(c -> c.getReason().equals("DEGRADED")
+                            && c.getStatus().equals("False") && c.getMessage().contains("10.0.0.2:8080 error")).isPresent());
+                    Await.until(WAIT, "DEGRADED Event", () -> events("DEGRADED").anyMatch(e -> e.getType().equals("Warning")));
+                    sbctl.run("set", "service_monitor", uuid(sbctl, "service_monitor", "logical_port=web1"), "status=online");
+                    Await.until(WAIT, "BackendsHealthy ONLINE", () -> backendsHealthy("web").filter(c -> c.getReason().equals("ONLINE")
+                            && c.getStatus().equals("True")).isPresent());
+                    Await.until(WAIT, "ONLINE Event", () -> events("ONLINE").anyMatch(e -> e.getType().equals("Normal")));
+                    assertThat(events("DEGRADED").count()).as("one Event per transition").isEqualTo(1);
                 }
             }
         }
+    }
+
+    private Optional<Condition> backendsHealthy(String name) {
+        Service s = kube.services().inNamespace(Kube.NAMESPACE).withName(name).get();
+        return s == null || s.getStatus() == null ? Optional.empty() : s.getStatus().getConditions().stream()
+                .filter(c -> BackendsHealthyCondition.TYPE.equals(c.getType())).findFirst();
+    }
+
+    private java.util.stream.Stream<io.fabric8.kubernetes.api.model.Event> events(String reason) {
+        return kube.v1().events().inNamespace(Kube.NAMESPACE).list().getItems().stream().filter(e -> reason.equals(e.getReason()));
     }
 
     private Optional<Condition> condition(String name) {

@@ -12,8 +12,11 @@ import org.springframework.boot.actuate.health.Health;
 /**
  * Actuator health of ovnj: DOWN while the Northbound client is not connected and synced; UP
  * otherwise, with the engine's availability in words ({@code lock ... held by another replica}
- * for a healthy standby), whether it can write, and its specs by state (of the configured owner,
- * else of all owners). Reads only non-blocking snapshots.
+ * for a healthy standby), whether it can write, and its specs by state and by operating status
+ * ({@code operating}: how many serve on all backends, are degraded, in error, unmonitored, offline
+ * or unknown; of the configured owner, else of all owners). A load balancer that serves badly does
+ * not make the application DOWN: the operating status is a detail, for dashboards and alerts
+ * (restarting the application would not bring a backend back). Reads only non-blocking snapshots.
  */
 public class OvnjHealthIndicator extends AbstractHealthIndicator {
     private final OvsdbClient northbound;
@@ -44,10 +47,12 @@ public class OvnjHealthIndicator extends AbstractHealthIndicator {
         }
         builder.withDetail("writing", engine.isAvailable()).withDetail("availability", engine.availability());
         Map<String, Integer> byState = new TreeMap<>();
+        Map<String, Integer> byOperating = new TreeMap<>();
         if (owner != null && !owner.isBlank()) {
             builder.withDetail("owner", owner);
             for (SpecStatus s : engine.status(owner).values()) {
                 byState.merge(s.state().name(), 1, Integer::sum);
+                byOperating.merge(s.operatingStatus().name(), 1, Integer::sum);
             }
         } else {
             EngineMetrics m = engine.metrics();
@@ -56,7 +61,12 @@ public class OvnjHealthIndicator extends AbstractHealthIndicator {
                     byState.put(state.name(), n);
                 }
             });
+            m.specsByOperatingStatus().forEach((op, n) -> {
+                if (n > 0) {
+                    byOperating.put(op.name(), n);
+                }
+            });
         }
-        builder.withDetail("specs", byState);
+        builder.withDetail("specs", byState).withDetail("operating", byOperating);
     }
 }

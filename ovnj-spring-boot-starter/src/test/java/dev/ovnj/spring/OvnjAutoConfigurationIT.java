@@ -38,6 +38,9 @@ class OvnjAutoConfigurationIT {
                 assertThat(h.getStatus()).isEqualTo(Status.UP);
                 assertThat(h.getDetails()).containsEntry("synced", true).containsEntry("writing", true)
                         .containsEntry("specs", Map.of("APPLIED", 1)).containsEntry("owner", "sample");
+                // No health check (and no Southbound): it serves, unmonitored.
+                Await.until(WAIT, "operating status in the details",
+                        () -> Map.of("NO_MONITOR", 1).equals(health.health().getDetails().get("operating")));
 
                 MeterRegistry meters = ctx.getBean(MeterRegistry.class);
                 assertThat(meters.getMeters()).extracting(m -> m.getId().getName()).anyMatch(n -> n.startsWith("ovnj.engine"))

@@ -87,7 +87,7 @@ public final class BackendTopology {
             nbctl.run("set", "logical_switch", SWITCH, "other_config:subnet=10.0.0.0/24");
         }
         Sbctl sbctl = ovn.sbctl();
-        sbctl.run("chassis-add", chassis, "geneve", "127.0.0.1");
+        sbctl.addChassis(chassis, "127.0.0.1");
         ovn.sync();
         if (gateway) {
             sbctl.run("lsp-bind", "cr-" + EXTERNAL_PORT, chassis, "--", "lsp-bind", "web1", chassis, "--", "lsp-bind", "web2", chassis);

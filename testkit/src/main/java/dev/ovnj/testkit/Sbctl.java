@@ -37,6 +37,19 @@ public final class Sbctl {
     }
 
     /**
+     * Adds a chassis as a starting {@code ovn-controller} does: its {@code Chassis} row
+     * ({@code chassis-add}) and its {@code Chassis_Private} row, whose presence says the chassis'
+     * ovn-controller is there ({@code chassis-add} alone makes only the first).
+     *
+     * @param name the chassis name, e.g. {@code hv1}
+     * @param ip its tunnel endpoint, e.g. {@code 127.0.0.1}
+     */
+    public void addChassis(String name, String ip) {
+        run("chassis-add", name, "geneve", ip);
+        run("--id=@c", "get", "chassis", name, "--", "create", "chassis_private", "name=" + name, "chassis=@c");
+    }
+
+    /**
      * Runs one ovn-sbctl command line.
      *
      * @param args the command and its arguments, e.g. {@code "chassis-add", "gw1", "geneve", "127.0.0.1"}

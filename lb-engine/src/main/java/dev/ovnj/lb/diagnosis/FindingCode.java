@@ -21,6 +21,13 @@ public enum FindingCode {
     NO_LFLOW("no-lflow", Severity.ERROR, true),
     /** A {@code Service_Monitor} of a backend reports {@code offline} or {@code error}. */
     BACKEND_OFFLINE("backend-offline", Severity.ERROR, true),
+    /** No backend of a health-checked VIP is healthy: its operating status is ERROR, OVN sends its traffic nowhere. */
+    VIP_ERROR("vip-error", Severity.ERROR, true),
+    /**
+     * No backend of a health-checked VIP is known healthy and some have no verdict to trust (no
+     * status, or the ovn-controller that probes them is gone): its operating status is UNKNOWN.
+     */
+    VIP_UNKNOWN("vip-unknown", Severity.WARNING, true),
     /** A backend IP is the address of no logical switch port. */
     BACKEND_NO_PORT("backend-no-port", Severity.WARNING, false),
     /** Another load balancer serves the same VIP and protocol on the same router or switch. */

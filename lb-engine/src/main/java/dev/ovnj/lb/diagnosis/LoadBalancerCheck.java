@@ -1,5 +1,7 @@
 package dev.ovnj.lb.diagnosis;
 
+import dev.ovnj.lb.BackendHealth;
+import dev.ovnj.lb.OperatingStatus;
 import dev.ovnj.lb.spec.Endpoint;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.VipSpec;
@@ -250,10 +252,15 @@ final class LoadBalancerCheck {
         }
     }
 
-    /** Reports offline backends and returns them ({@code ip:port}, canonical). */
+    /**
+     * Reports offline backends and returns them ({@code ip:port}, canonical); and each monitored VIP
+     * whose operating status is ERROR or UNKNOWN.
+     */
     private Set<String> checkMonitors(String row, String protocol, Map<String, List<String>> vips) {
         Set<String> offline = new HashSet<>();
         for (Map.Entry<String, List<String>> e : vips.entrySet()) {
+            List<BackendHealth> health = new ArrayList<>();
+            boolean monitored = false;
             for (String backend : e.getValue()) {
                 Endpoint ep;
                 try {
@@ -261,15 +268,33 @@ final class LoadBalancerCheck {
                 } catch (IllegalArgumentException malformed) {
                     continue;
                 }
+                BackendHealth h = BackendHealth.UNKNOWN;
                 for (ServiceMonitor m : sb.get().monitors(ep.host(), ep.port(), protocol)) {
+                    monitored = true;
                     String status = m.status().map(s -> s.wireValue()).orElse("");
                     if (status.equals("offline") || status.equals("error")) {
                         offline.add(backend);
+                        h = BackendHealth.ERROR;
                         add(FindingCode.BACKEND_OFFLINE, e.getKey(), "backend " + backend + " of VIP " + e.getKey() + " (" + row
                                 + "): Service_Monitor on port " + m.logicalPort() + " reports " + status
                                 + ", so OVN sends it no traffic", "check the backend's service on port " + ep.port() + " (and the health check's source IP and port " + m.logicalPort() + ")");
+                    } else if (status.equals("online") && !sb.get().reporterGone(m)) {
+                        h = BackendHealth.ONLINE;
                     }
                 }
+                health.add(h);
+            }
+            // A VIP with a monitor is checked; one whose backends have none is reported by backend-no-port or not checked.
+            OperatingStatus op = OperatingStatus.ofVip(monitored, health);
+            if (op == OperatingStatus.ERROR) {
+                add(FindingCode.VIP_ERROR, e.getKey(), "VIP " + e.getKey() + " (" + row + ") has no healthy backend: every"
+                        + " Service_Monitor reports offline or error, so OVN sends its traffic nowhere",
+                        "bring a backend back (see the backend-offline findings)");
+            } else if (op == OperatingStatus.UNKNOWN) {
+                add(FindingCode.VIP_UNKNOWN, e.getKey(), "VIP " + e.getKey() + " (" + row + ") has no backend known healthy:"
+                        + " a Service_Monitor has no status yet, or its port is unbound or on a chassis whose ovn-controller is"
+                        + " gone (no Chassis_Private)", "check ovn-controller on the backends' chassis (ovn-sbctl show) and the"
+                        + " ports' bindings");
             }
         }
         return offline;

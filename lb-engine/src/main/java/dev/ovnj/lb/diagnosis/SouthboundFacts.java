@@ -29,7 +29,7 @@ import java.util.UUID;
  */
 public final class SouthboundFacts {
     private static final String[] TABLES = {"Datapath_Binding", "Load_Balancer", "Logical_DP_Group",
-        "Port_Binding", "Service_Monitor", "Logical_Flow", "Address_Set"};
+        "Port_Binding", "Service_Monitor", "Logical_Flow", "Address_Set", "Chassis", "Chassis_Private"};
     // ovn-northd 23.03 keeps a router's load-balancer VIPs for its ARP/ND responder in these sets.
     private static final String ROUTER_LB_SET = "_rtr_lb_";
 
@@ -41,11 +41,13 @@ public final class SouthboundFacts {
     private final Map<String, PortBinding> bindings;
     private final Map<String, List<ServiceMonitor>> monitors;
     private final Map<String, List<LbFlow>> flows;
+    /** Chassis whose ovn-controller is there: a Chassis row with a Chassis_Private row of its name. */
+    private final Set<UUID> liveChassis;
 
     private SouthboundFacts(Map<UUID, UUID> datapathOf, Map<UUID, Long> tunnelKeys, Map<String, Set<String>> routerLbSets,
                             Map<UUID, SouthboundBalancer> balancersByNbUuid, boolean routersRecorded,
                             Map<String, PortBinding> bindings,
-                            Map<String, List<ServiceMonitor>> monitors, Map<String, List<LbFlow>> flows) {
+                            Map<String, List<ServiceMonitor>> monitors, Map<String, List<LbFlow>> flows, Set<UUID> liveChassis) {
         this.datapathOf = datapathOf;
         this.tunnelKeys = tunnelKeys;
         this.routerLbSets = routerLbSets;
@@ -54,6 +56,7 @@ public final class SouthboundFacts {
         this.bindings = bindings;
         this.monitors = monitors;
         this.flows = flows;
+        this.liveChassis = liveChassis;
     }
 
     /**
@@ -173,7 +176,15 @@ public final class SouthboundFacts {
                 routerLbSets.put(name, ips);
             }
         }
-        return new SouthboundFacts(datapathOf, tunnelKeys, routerLbSets, balancers, routersRecorded, bindings, monitors, flows);
+        Set<String> privates = new HashSet<>();
+        cache.table("Chassis_Private").rows().forEach(r -> privates.add((String) r.get("name")));
+        Set<UUID> live = new HashSet<>();
+        cache.table("Chassis").rows().forEach(r -> {
+            if (privates.contains((String) r.get("name"))) {
+                live.add(r.uuid());
+            }
+        });
+        return new SouthboundFacts(datapathOf, tunnelKeys, routerLbSets, balancers, routersRecorded, bindings, monitors, flows, live);
     }
 
     /**
@@ -244,6 +255,15 @@ public final class SouthboundFacts {
     /** The Port_Binding of a logical port. */
     Optional<PortBinding> binding(String logicalPort) {
         return Optional.ofNullable(bindings.get(logicalPort));
+    }
+
+    /**
+     * Whether the ovn-controller that updates a monitor is gone, so that its status is stale: its
+     * port has no binding, the binding no chassis, or the chassis no Chassis_Private row (as
+     * {@link dev.ovnj.lb.BackendHealthView} judges it).
+     */
+    boolean reporterGone(ServiceMonitor m) {
+        return binding(m.logicalPort()).flatMap(PortBinding::chassis).filter(liveChassis::contains).isEmpty();
     }
 
     /** The monitors of a backend. */

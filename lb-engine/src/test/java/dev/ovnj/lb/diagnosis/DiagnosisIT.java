@@ -88,7 +88,8 @@ class DiagnosisIT {
         DiagnosisReport r = ovn.diagnose(desired(WEB), false);
         assertThat(r.findings()).isEmpty();
         assertThat(r.skipped()).extracting(SkippedCheck::code).containsExactlyInAnyOrder(FindingCode.CHASSISREDIRECT_UNBOUND,
-                FindingCode.NORTHD_NOT_SYNCED, FindingCode.NO_LFLOW, FindingCode.BACKEND_OFFLINE, FindingCode.TRACE_MISMATCH);
+                FindingCode.NORTHD_NOT_SYNCED, FindingCode.NO_LFLOW, FindingCode.BACKEND_OFFLINE, FindingCode.VIP_ERROR,
+                FindingCode.VIP_UNKNOWN, FindingCode.TRACE_MISMATCH);
     }
 
     @Test
@@ -266,6 +267,22 @@ class DiagnosisIT {
         assertThat(errorCodes(r)).containsExactly(FindingCode.BACKEND_OFFLINE);
         assertThat(r.withCode(FindingCode.BACKEND_OFFLINE)).singleElement()
                 .satisfies(f -> assertThat(f.message()).contains("10.0.0.2:80").contains("web1").contains("offline"));
+
+        // The last healthy backend goes too: the VIP serves nothing (ERROR).
+        String other = ovn.sbctl.run("--bare", "--columns=_uuid", "find", "service_monitor", "logical_port=web2").trim();
+        ovn.sbctl.run("set", "service_monitor", other, "status=error");
+        DiagnosisReport down = diagnose(desired(WEB));
+        assertThat(errorCodes(down)).containsExactlyInAnyOrder(FindingCode.BACKEND_OFFLINE, FindingCode.VIP_ERROR);
+        assertThat(down.withCode(FindingCode.VIP_ERROR)).singleElement()
+                .satisfies(f -> assertThat(f.message()).contains(OvnSandbox.VIP).contains("no healthy backend"));
+
+        // Both say online, but the chassis' ovn-controller is gone: no verdict to trust (UNKNOWN, a warning).
+        ovn.sbctl.run("set", "service_monitor", monitor, "status=online", "--", "set", "service_monitor", other, "status=online");
+        ovn.sbctl.run("destroy", "chassis_private", ovn.sbctl.run("--bare", "--columns=_uuid", "find", "chassis_private", "name=gw1").trim());
+        DiagnosisReport unknown = diagnose(desired(WEB));
+        assertThat(unknown.findings()).extracting(Finding::code).contains(FindingCode.VIP_UNKNOWN).doesNotContain(FindingCode.VIP_ERROR);
+        assertThat(unknown.withCode(FindingCode.VIP_UNKNOWN)).singleElement()
+                .satisfies(f -> assertThat(f.severity()).isEqualTo(Severity.WARNING));
     }
 
     @Test

@@ -53,7 +53,7 @@ final class OvnSandbox implements AutoCloseable {
                 "--", "lsp-set-addresses", "ext-lr0", "router", "--", "lsp-set-options", "ext-lr0", "router-port=lrp-ext");
         createLoadBalancer("web-tcp", "web", VIP, "10.0.0.2:80,10.0.0.3:80");
         nbctl.run("lr-lb-add", "lr0", "web-tcp", "--", "ls-lb-add", "ls-int", "web-tcp");
-        sbctl.run("chassis-add", "gw1", "geneve", "127.0.0.1");
+        sbctl.addChassis("gw1", "127.0.0.1");
         sync();
         sbctl.run("lsp-bind", "cr-lrp-ext", "gw1", "--", "lsp-bind", "web1", "gw1", "--", "lsp-bind", "web2", "gw1");
         sync();
