@@ -5,6 +5,7 @@ import dev.ovnj.lb.diagnosis.DiagnosisReport;
 import dev.ovnj.lb.diagnosis.NorthboundFacts;
 import dev.ovnj.lb.diagnosis.OvnTrace;
 import dev.ovnj.lb.diagnosis.SouthboundFacts;
+import dev.ovnj.ovsdb.client.OvsdbClient;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -93,14 +94,14 @@ final class DoctorCommand implements Callable<Integer> {
             b.tracer(tls.map(t -> tracer.withTls(t.get(0), t.get(1), t.get(2))).orElse(tracer));
         }
         DiagnosisReport report;
-        try (CommandClient nb = new CommandClient(db.connect(db.remotes(), "OVN_Northbound", NorthboundFacts.monitorRequest(), "--db"))) {
-            NorthboundFacts nbFacts = NorthboundFacts.read(nb.client().cache());
+        try (OvsdbClient nb = db.connect(db.remotes(), "OVN_Northbound", NorthboundFacts.monitorRequest(), "--db")) {
+            NorthboundFacts nbFacts = NorthboundFacts.read(nb.cache());
             if (southbound.remotes().isEmpty()) {
                 report = b.build().run(nbFacts, Optional.empty());
             } else {
-                try (CommandClient sb = new CommandClient(db.connect(southbound.remotes().get(), "OVN_Southbound",
-                        SouthboundFacts.monitorRequest(), "--sb"))) {
-                    report = b.build().run(nbFacts, Optional.of(SouthboundFacts.read(sb.client().cache())));
+                try (OvsdbClient sb = db.connect(southbound.remotes().get(), "OVN_Southbound",
+                        SouthboundFacts.monitorRequest(), "--sb")) {
+                    report = b.build().run(nbFacts, Optional.of(SouthboundFacts.read(sb.cache())));
                 }
             }
         }
