@@ -30,7 +30,8 @@ final class ListenerBus {
         TRANSACTION("onTransaction"),
         AVAILABILITY("onAvailability"),
         BACKEND_HEALTH("onBackendHealth"),
-        HELD("onDeletionsHeld");
+        HELD("onDeletionsHeld"),
+        REMOVED("onRemoved");
 
         private final Set<String> methods;
 
