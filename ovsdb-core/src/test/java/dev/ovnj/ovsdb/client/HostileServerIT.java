@@ -184,17 +184,7 @@ class HostileServerIT {
     void endlessMessageTripsTheSizeLimitWithoutGrowingTheHeapAndTheClientRecovers() {
         int limit = 8 * 1024 * 1024;
         AtomicInteger streamedMiB = new AtomicInteger();
-        FakeNorthbound fake = new FakeNorthbound() {
-            @Override
-            public void onMessage(ScriptedConnection c, JsonNode m) {
-                super.onMessage(c, m);
-                if ("monitor_cond_since".equals(m.path("method").asText()) && monitors.get() == 1) {
-                    Thread t = new Thread(() -> streamForever(c, streamedMiB), "endless-message");
-                    t.setDaemon(true);
-                    t.start();
-                }
-            }
-        };
+        FakeNorthbound fake = endlessAfterTheFirstMonitor(streamedMiB);
         Clients.EventLog log = new Clients.EventLog();
         long heapBefore = usedHeapAfterGc();
         try (ScriptedOvsdbServer server = ScriptedOvsdbServer.start(fake);
@@ -220,17 +210,7 @@ class HostileServerIT {
     @Test
     void endlessStringTripsTheStringBoundWithTheDefaultMessageLimitAndTheClientRecovers() {
         AtomicInteger streamedMiB = new AtomicInteger();
-        FakeNorthbound fake = new FakeNorthbound() {
-            @Override
-            public void onMessage(ScriptedConnection c, JsonNode m) {
-                super.onMessage(c, m);
-                if ("monitor_cond_since".equals(m.path("method").asText()) && monitors.get() == 1) {
-                    Thread t = new Thread(() -> streamForever(c, streamedMiB), "endless-string");
-                    t.setDaemon(true);
-                    t.start();
-                }
-            }
-        };
+        FakeNorthbound fake = endlessAfterTheFirstMonitor(streamedMiB);
         Clients.EventLog log = new Clients.EventLog();
         long heapBefore = usedHeapAfterGc();
         try (ScriptedOvsdbServer server = ScriptedOvsdbServer.start(fake); OvsdbClient c = client(server.remote(), log)) {
@@ -247,6 +227,21 @@ class HostileServerIT {
             assertThat(usedHeapAfterGc() - heapBefore).as("heap growth").isLessThan(64L * 1024 * 1024);
             assertThat(switches(c)).containsEntry(SW0, "sw0");
         }
+    }
+
+    /** A fake that answers the first monitor request, then starts {@link #streamForever}. */
+    private static FakeNorthbound endlessAfterTheFirstMonitor(AtomicInteger streamedMiB) {
+        return new FakeNorthbound() {
+            @Override
+            public void onMessage(ScriptedConnection c, JsonNode m) {
+                super.onMessage(c, m);
+                if ("monitor_cond_since".equals(m.path("method").asText()) && monitors.get() == 1) {
+                    Thread t = new Thread(() -> streamForever(c, streamedMiB), "endless-string");
+                    t.setDaemon(true);
+                    t.start();
+                }
+            }
+        };
     }
 
     /** An update3 whose string value never ends, 1 MiB at a time, until the client hangs up. */
