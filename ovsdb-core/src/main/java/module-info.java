@@ -15,6 +15,9 @@ module dev.ovnj.ovsdb {
     requires io.netty.transport.classes.epoll;
     requires io.netty.transport.unix.common;
     requires org.slf4j;
+    // Netty reaches sun.misc.Unsafe for direct buffers; on the module path nothing else resolves
+    // jdk.unsupported, and Netty then falls back to heap buffers with a warning at start-up.
+    requires jdk.unsupported;
 
     exports dev.ovnj.ovsdb;
     exports dev.ovnj.ovsdb.cache;

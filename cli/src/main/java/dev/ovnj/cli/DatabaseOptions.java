@@ -110,8 +110,7 @@ final class DatabaseOptions {
         try {
             return client.startAndWait(timeout());
         } catch (NotConnectedException e) {
-            // The command fails and the process exits next (CommandClient).
-            client.closeBeforeExit();
+            client.close();
             Throwable cause = lastError.get();
             throw new CliFailure("cannot reach the " + database.replace('_', ' ') + " database at " + remotesValue + " within "
                     + seconds(timeout()) + (cause == null ? "" : " (last error: " + describe(cause) + ")"), e);

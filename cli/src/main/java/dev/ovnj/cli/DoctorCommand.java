@@ -9,6 +9,7 @@ import dev.ovnj.lb.diagnosis.PathFacts;
 import dev.ovnj.lb.diagnosis.PathReport;
 import dev.ovnj.lb.diagnosis.SouthboundFacts;
 import dev.ovnj.lb.diagnosis.Tracer;
+import dev.ovnj.ovsdb.client.OvsdbClient;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -120,14 +121,14 @@ final class DoctorCommand implements Callable<Integer> {
             b.tracer(tracer());
         }
         DiagnosisReport report;
-        try (CommandClient nb = new CommandClient(db.connect(db.remotes(), "OVN_Northbound", NorthboundFacts.monitorRequest(), "--db"))) {
-            NorthboundFacts nbFacts = NorthboundFacts.read(nb.client().cache());
+        try (OvsdbClient nb = db.connect(db.remotes(), "OVN_Northbound", NorthboundFacts.monitorRequest(), "--db")) {
+            NorthboundFacts nbFacts = NorthboundFacts.read(nb.cache());
             if (southbound.remotes().isEmpty()) {
                 report = b.build().run(nbFacts, Optional.empty());
             } else {
-                try (CommandClient sb = new CommandClient(db.connect(southbound.remotes().get(), "OVN_Southbound",
-                        SouthboundFacts.monitorRequest(), "--sb"))) {
-                    report = b.build().run(nbFacts, Optional.of(SouthboundFacts.read(sb.client().cache())));
+                try (OvsdbClient sb = db.connect(southbound.remotes().get(), "OVN_Southbound",
+                        SouthboundFacts.monitorRequest(), "--sb")) {
+                    report = b.build().run(nbFacts, Optional.of(SouthboundFacts.read(sb.cache())));
                 }
             }
         }
@@ -172,11 +173,9 @@ final class DoctorCommand implements Callable<Integer> {
         }
         PathCheck check = argument("--from", b::build);
         PathReport report;
-        try (CommandClient nb = new CommandClient(db.connect(db.remotes(), "OVN_Northbound", PathFacts.northboundMonitorRequest(), "--db"));
-             CommandClient sb = new CommandClient(db.connect(southbound.remotes().get(), "OVN_Southbound",
-                     PathFacts.southboundMonitorRequest(), "--sb"))) {
-            report = check.run(NorthboundFacts.read(nb.client().cache()), SouthboundFacts.read(sb.client().cache()),
-                    PathFacts.read(nb.client().cache(), sb.client().cache()));
+        try (OvsdbClient nb = db.connect(db.remotes(), "OVN_Northbound", PathFacts.northboundMonitorRequest(), "--db");
+             OvsdbClient sb = db.connect(southbound.remotes().get(), "OVN_Southbound", PathFacts.southboundMonitorRequest(), "--sb")) {
+            report = check.run(NorthboundFacts.read(nb.cache()), SouthboundFacts.read(sb.cache()), PathFacts.read(nb.cache(), sb.cache()));
         } catch (IllegalArgumentException | Tracer.TraceException e) {
             throw new CliFailure(e.getMessage(), e);
         }

@@ -63,7 +63,7 @@ final class NorthboundSession implements AutoCloseable {
         try {
             sb = db.connect(southboundRemotes, "OVN_Southbound", LoadBalancerEngine.southboundMonitorRequest(), "--sb");
         } catch (RuntimeException e) {
-            client.closeBeforeExit();
+            client.close();
             throw e;
         }
         return new NorthboundSession(client,
@@ -80,16 +80,13 @@ final class NorthboundSession implements AutoCloseable {
         return engine;
     }
 
-    /**
-     * Stops the engine, then the clients, without waiting for Netty's shared thread: the process
-     * exits next ({@link CommandClient}).
-     */
+    /** Stops the engine, then the clients. */
     @Override
     public void close() {
         engine.close();
-        client.closeBeforeExit();
+        client.close();
         if (southbound != null) {
-            southbound.closeBeforeExit();
+            southbound.close();
         }
     }
 }

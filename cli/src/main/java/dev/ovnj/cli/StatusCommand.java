@@ -5,6 +5,7 @@ import dev.ovnj.lb.LoadBalancerEngine;
 import dev.ovnj.lb.plan.DesiredRow;
 import dev.ovnj.lb.plan.LoadBalancerPlan;
 import dev.ovnj.ovsdb.cache.RowCache;
+import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.ovsdb.monitor.MonitorRequest;
 import dev.ovnj.ovsdb.monitor.TableMonitor;
 import dev.ovnj.ovsdb.tx.Condition;
@@ -58,8 +59,8 @@ final class StatusCommand implements Callable<Integer> {
         if (state == null) {
             // Nothing to plan: no engine (it would map and index every row for nothing), and only
             // the tables and columns the report reads.
-            try (CommandClient nb = new CommandClient(db.connect(db.remotes(), "OVN_Northbound", monitorRequest(who), "--db"))) {
-                return report(nb.client().cache(), who, Map.of(), List.of());
+            try (OvsdbClient nb = db.connect(db.remotes(), "OVN_Northbound", monitorRequest(who), "--db")) {
+                return report(nb.cache(), who, Map.of(), List.of());
             }
         }
         try (NorthboundSession session = NorthboundSession.open(db)) {
@@ -97,10 +98,10 @@ final class StatusCommand implements Callable<Integer> {
         NorthboundSnapshot snapshot = NorthboundSnapshot.of(nb);
         Map<String, BackendHealthReport.RowHealth> health;
         if (southbound.remotes().isPresent()) {
-            try (CommandClient sb = new CommandClient(db.connect(southbound.remotes().get(), "OVN_Southbound",
-                    LoadBalancerEngine.southboundMonitorRequest(), "--sb"))) {
-                BackendHealthView.INDEXES.forEach(sb.client().cache()::addIndex);
-                health = BackendHealthReport.read(nb, sb.client().cache());
+            try (OvsdbClient sb = db.connect(southbound.remotes().get(), "OVN_Southbound",
+                    LoadBalancerEngine.southboundMonitorRequest(), "--sb")) {
+                BackendHealthView.INDEXES.forEach(sb.cache()::addIndex);
+                health = BackendHealthReport.read(nb, sb.cache());
             }
         } else {
             health = BackendHealthReport.read(nb, null);

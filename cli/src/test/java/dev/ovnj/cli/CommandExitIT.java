@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A command's process exits when the command returns, so the command closes its clients without
- * waiting for the thread Netty shares between clients ({@link CommandClient}): in {@code ovnj status}
+ * A command returns without waiting for the thread Netty shares between clients
+ * ({@link dev.ovnj.ovsdb.client.OvsdbClient#close()} does not wait for it): in {@code ovnj status}
  * on 10,000 load balancers that wait was 0.3-0.5 s of a 1.2 s command.
  */
 @OvsdbTest

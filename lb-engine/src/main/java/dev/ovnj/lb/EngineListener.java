@@ -87,4 +87,18 @@ public interface EngineListener {
      */
     default void onDeletionsHeld(String owner, List<String> specs, String reason) {
     }
+
+    /**
+     * A spec is gone: it was removed (by {@code remove}, or by an {@code apply} that no longer
+     * names it, or its held deletion released) and its rows are deleted, so
+     * {@link LoadBalancerEngine#status} no longer lists it. The last event about the spec, after
+     * its last {@link #onStatus} (PENDING, "removed; its rows are being deleted"): a cache kept
+     * from {@code onStatus} drops the spec here. A spec declared again later starts anew with
+     * {@code onStatus}.
+     *
+     * @param owner the owner
+     * @param spec the spec's name
+     */
+    default void onRemoved(String owner, String spec) {
+    }
 }

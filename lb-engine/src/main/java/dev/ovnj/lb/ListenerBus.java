@@ -31,7 +31,8 @@ final class ListenerBus {
         AVAILABILITY("onAvailability"),
         BACKEND_HEALTH("onBackendHealth"),
         OPERATING("onOperatingStatus"),
-        HELD("onDeletionsHeld");
+        HELD("onDeletionsHeld"),
+        REMOVED("onRemoved");
 
         private final Set<String> methods;
 

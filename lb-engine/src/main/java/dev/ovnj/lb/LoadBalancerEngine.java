@@ -73,6 +73,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
      *
      * @param client a client of the OVN Northbound database
      * @return the builder
+     * @throws IllegalArgumentException when {@code client} is of another database (e.g. {@code OVN_Southbound})
      */
     public static Builder builder(OvsdbClient client) {
         return new Builder(client);
@@ -362,7 +363,17 @@ public final class LoadBalancerEngine implements AutoCloseable {
         private DeletionBudget deletionBudget = DeletionBudget.DEFAULT;
 
         private Builder(OvsdbClient client) {
-            this.client = Objects.requireNonNull(client, "client");
+            this.client = requireDatabase(Objects.requireNonNull(client, "client"), "OVN_Northbound", "builder(client)");
+        }
+
+        /** Refuses a client of another database here, rather than let it plan against tables it never has. */
+        private static OvsdbClient requireDatabase(OvsdbClient client, String database, String where) {
+            String actual = client.options().database();
+            if (!database.equals(actual)) {
+                throw new IllegalArgumentException("LoadBalancerEngine." + where + " needs a client of database " + database
+                        + ", not of " + actual + " (OvsdbClient.builder().database(\"" + database + "\"))");
+            }
+            return client;
         }
 
         /**
@@ -477,9 +488,10 @@ public final class LoadBalancerEngine implements AutoCloseable {
          *
          * @param sb a client of the OVN Southbound database
          * @return this builder
+         * @throws IllegalArgumentException when {@code sb} is of another database
          */
         public Builder southbound(OvsdbClient sb) {
-            this.southbound = Objects.requireNonNull(sb, "sb");
+            this.southbound = requireDatabase(Objects.requireNonNull(sb, "sb"), "OVN_Southbound", "Builder.southbound(sb)");
             return this;
         }
 

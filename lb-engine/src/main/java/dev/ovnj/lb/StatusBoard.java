@@ -228,11 +228,16 @@ final class StatusBoard {
         }
     }
 
+    /** The spec and its rows are gone: its status goes, and listeners hear it once. */
     void remove(SpecKey key) {
         Map<String, SpecStatus> m = working.get(key.owner());
         if (m != null) {
-            count(m.remove(key.spec()), -1);
+            SpecStatus last = m.remove(key.spec());
+            count(last, -1);
             changed(key);
+            if (last != null && bus.wants(ListenerBus.Event.REMOVED)) {
+                bus.publish(ListenerBus.Event.REMOVED, l -> l.onRemoved(key.owner(), key.spec()));
+            }
         }
         repairs.remove(key);
         lastRepair.remove(key);

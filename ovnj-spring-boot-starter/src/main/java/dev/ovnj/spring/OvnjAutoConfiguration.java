@@ -43,7 +43,7 @@ public class OvnjAutoConfiguration {
     @Bean(name = "ovnjNorthbound", destroyMethod = "close")
     @ConditionalOnMissingBean(name = "ovnjNorthbound")
     public OvsdbClient ovnjNorthbound(OvnjProperties properties) {
-        OvsdbClient client = client(properties.getNorthbound(), "OVN_Northbound", "ovnj.northbound")
+        OvsdbClient client = client(properties.getNorthbound(), "OVN_Northbound")
                 .monitor(LoadBalancerEngine.monitorRequest()).build();
         client.start();
         return client;
@@ -106,7 +106,7 @@ public class OvnjAutoConfiguration {
         @Bean(name = "ovnjSouthbound", destroyMethod = "close")
         @ConditionalOnMissingBean(name = "ovnjSouthbound")
         OvsdbClient ovnjSouthbound(OvnjProperties properties) {
-            OvsdbClient client = client(properties.getSouthbound(), "OVN_Southbound", "ovnj.southbound")
+            OvsdbClient client = client(properties.getSouthbound(), "OVN_Southbound")
                     .monitor(LoadBalancerEngine.southboundMonitorRequest()).build();
             client.start();
             return client;
@@ -126,22 +126,11 @@ public class OvnjAutoConfiguration {
         }
     }
 
-    static OvsdbClient.Builder client(OvnjProperties.Database db, String database, String prefix) {
-        OvsdbClient.Builder b = OvsdbClient.builder().database(database);
-        try {
-            b.remotes(db.getRemotes());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(prefix + ".remotes: " + e.getMessage(), e);
-        }
-        boolean any = db.getPrivateKey() != null || db.getCertificate() != null || db.getCaCert() != null;
-        if (any) {
-            if (db.getPrivateKey() == null || db.getCertificate() == null || db.getCaCert() == null) {
-                throw new IllegalArgumentException(prefix + ": ssl: remotes need all of private-key, certificate and ca-cert");
-            }
+    /** A client of {@code database}; the properties were validated when bound ({@link OvnjProperties#validate}). */
+    static OvsdbClient.Builder client(OvnjProperties.Database db, String database) {
+        OvsdbClient.Builder b = OvsdbClient.builder().database(database).remotes(db.getRemotes());
+        if (db.getPrivateKey() != null) {
             b.tls(new TlsConfig(db.getPrivateKey(), db.getCertificate(), db.getCaCert()));
-        } else if (db.getRemotes().contains("ssl:")) {
-            throw new IllegalArgumentException(prefix + ".remotes " + db.getRemotes()
-                    + ": ssl: remotes need private-key, certificate and ca-cert");
         }
         return b;
     }

@@ -1,12 +1,24 @@
 package dev.ovnj.spring;
 
+import dev.ovnj.ovsdb.client.Remote;
+import dev.ovnj.ovsdb.data.OvsdbId;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
+import org.springframework.validation.annotation.Validated;
 
-/** The {@code ovnj.*} properties of application.yaml. */
-@ConfigurationProperties("ovnj")
-public class OvnjProperties {
+/**
+ * The {@code ovnj.*} properties of application.yaml, validated here (this class is its own
+ * {@link Validator}) so that a bad value fails the start with Spring Boot's failure analysis
+ * naming the property, before any client is built. {@link OvnjPropertiesCheck} binds them this
+ * way, refusing unknown ones, as soon as the environment is ready, with or without
+ * {@code ovnj.northbound.remotes}.
+ */
+@Validated
+@ConfigurationProperties(prefix = "ovnj", ignoreUnknownFields = false)
+public class OvnjProperties implements Validator {
     private final Database northbound = new Database();
     private final Database southbound = new Database();
     private final Engine engine = new Engine();
@@ -42,6 +54,30 @@ public class OvnjProperties {
         return engine;
     }
 
+    @Override
+    public boolean supports(Class<?> type) {
+        return OvnjProperties.class.isAssignableFrom(type);
+    }
+
+    @Override
+    public void validate(Object target, Errors errors) {
+        OvnjProperties p = (OvnjProperties) target;
+        p.northbound.validate("northbound", errors);
+        p.southbound.validate("southbound", errors);
+        Duration timeout = p.engine.requestTimeout;
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            errors.rejectValue("engine.requestTimeout", "positive", "must be positive (a request must be able to complete)");
+        }
+        String lock = p.engine.lock;
+        if (lock != null && !lock.isBlank()) {
+            try {
+                OvsdbId.require("lock name", lock);
+            } catch (IllegalArgumentException e) {
+                errors.rejectValue("engine.lock", "id", e.getMessage());
+            }
+        }
+    }
+
     /** How to reach one database. */
     public static class Database {
         /** OVSDB remotes, comma-separated (tcp:IP:PORT, ssl:IP:PORT, unix:PATH); a cluster's leader is used. */
@@ -55,6 +91,26 @@ public class OvnjProperties {
 
         /** Creates empty settings. */
         public Database() {
+        }
+
+        /** The remotes parse and an {@code ssl:} remote has all three TLS files, or none is given. */
+        void validate(String name, Errors errors) {
+            if (remotes != null) {
+                try {
+                    Remote.parseList(remotes);
+                } catch (IllegalArgumentException e) {
+                    errors.rejectValue(name + ".remotes", "remote", e.getMessage());
+                    return;
+                }
+            }
+            boolean any = privateKey != null || certificate != null || caCert != null;
+            boolean all = privateKey != null && certificate != null && caCert != null;
+            if (any && !all) {
+                errors.rejectValue(name + (privateKey == null ? ".privateKey" : certificate == null ? ".certificate" : ".caCert"),
+                        "tls", "TLS needs all of private-key, certificate and ca-cert");
+            } else if (!any && remotes != null && remotes.contains("ssl:")) {
+                errors.rejectValue(name + ".privateKey", "tls", "ssl: remotes need private-key, certificate and ca-cert");
+            }
         }
 
         /**

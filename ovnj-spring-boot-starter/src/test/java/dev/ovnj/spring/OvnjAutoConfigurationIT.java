@@ -9,6 +9,7 @@ import dev.ovnj.spring.sample.SampleApplication;
 import dev.ovnj.testkit.Await;
 import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.OvsdbServer;
+import dev.ovnj.testkit.StderrCapture;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Map;
@@ -29,6 +30,8 @@ class OvnjAutoConfigurationIT {
             Nbctl nbctl = Nbctl.of(server);
             nbctl.run("lr-add", "r0");
             try (ConfigurableApplicationContext ctx = sample("ovnj.northbound.remotes=" + server.remote())) {
+                // The sample declares without waiting: its row comes as soon as the engine has written it.
+                Await.until(WAIT, "web-tcp written", () -> nbctl.run("lr-lb-list", "r0").contains("10.0.0.100:80"));
                 assertThat(nbctl.run("get", "Load_Balancer", "web-tcp", "vips")).isEqualTo("{\"10.0.0.100:80\"=\"10.1.0.10:8080\"}");
                 assertThat(nbctl.run("lr-lb-list", "r0")).contains("10.0.0.100:80");
                 assertThat(nbctl.run("get", "Load_Balancer", "web-tcp", "external_ids:ovnj.owner")).isEqualTo("sample");
@@ -61,9 +64,33 @@ class OvnjAutoConfigurationIT {
     }
 
     @Test
-    void incompleteTlsIsNamedWithItsProperty() {
-        assertThatThrownBy(() -> sample("ovnj.northbound.remotes=ssl:127.0.0.1:1", "ovnj.northbound.private-key=/tmp/key.pem").close())
-                .rootCause().hasMessage("ovnj.northbound: ssl: remotes need all of private-key, certificate and ca-cert");
+    void badPropertiesFailTheStartWithAnAnalysisNamingTheProperty() {
+        assertThat(failure("ovnj.northbound.remotes=ssl:127.0.0.1:1", "ovnj.northbound.private-key=/tmp/key.pem"))
+                .contains("ovnj.northbound.certificate").contains("TLS needs all of private-key, certificate and ca-cert");
+        assertThat(failure("ovnj.northbound.remotes=tcp:127.0.0.1"))
+                .contains("ovnj.northbound.remotes").contains("no port; OVN's Northbound listens on 6641");
+        assertThat(failure("ovnj.northbound.remotes=tcp:127.0.0.1:6641", "ovnj.engine.request-timeout=0s"))
+                .contains("ovnj.engine.requestTimeout").contains("must be positive");
+        assertThat(failure("ovnj.northbound.remotes=tcp:127.0.0.1:6641", "ovnj.engine.lock=shop-lb"))
+                .contains("ovnj.engine.lock").contains("is not an <id>");
+    }
+
+    @Test
+    void aMisspeltPropertyFailsTheStartInsteadOfLeavingOvnjUnconfigured() {
+        // Without remotes the auto-configuration is off; before issue 45 this started without ovnj and without a word.
+        assertThat(failure("ovnj.northbound.remote=tcp:127.0.0.1:6641")).contains("ovnj.northbound.remote").contains("left unbound");
+        assertThat(failure("ovnj.northbound.remotes=tcp:127.0.0.1:6641", "ovnj.engine.request-timout=5s"))
+                .contains("ovnj.engine.request-timout").contains("left unbound");
+    }
+
+    /** Starts the sample, which must fail; returns what Spring Boot's failure analysis printed. */
+    private static String failure(String... properties) {
+        try (StderrCapture err = StderrCapture.start()) {
+            assertThatThrownBy(() -> sample(properties).close()).as("the start fails").isInstanceOf(RuntimeException.class);
+            String text = err.text();
+            assertThat(text).as("the failure analysis").contains("APPLICATION FAILED TO START");
+            return text;
+        }
     }
 
     private static ConfigurableApplicationContext sample(String... properties) {

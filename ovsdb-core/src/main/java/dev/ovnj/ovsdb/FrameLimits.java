@@ -6,8 +6,10 @@ package dev.ovnj.ovsdb;
  *
  * @param maxMessageBytes largest accepted message in bytes, counting whitespace before it
  * @param maxDepth        deepest accepted nesting of objects and arrays; the top-level object is 1
+ * @param maxStringLength longest accepted string (a value or a member name) in characters, on its
+ *                        own: a message may be large, but a single string of it this long at most
  */
-public record FrameLimits(int maxMessageBytes, int maxDepth) {
+public record FrameLimits(int maxMessageBytes, int maxDepth, int maxStringLength) {
 
     /**
      * Default {@link #maxMessageBytes()}: 1 GiB. It bounds a broken or hostile peer, not a real
@@ -21,10 +23,20 @@ public record FrameLimits(int maxMessageBytes, int maxDepth) {
     public static final int DEFAULT_MAX_DEPTH = 64;
 
     /**
+     * Default {@link #maxStringLength()}: 4 Mi characters. OVN's longest strings are a few hundred
+     * KB (a VIP with 20,000 backends is 330 KB; a logical flow's actions a few KB), while a string
+     * is the one thing the streaming decoder must hold whole: without its own bound a peer sending
+     * one endless string made the parser's buffers grow, doubling, up to the message limit (3.7 GB
+     * of RSS against the 1 GiB one).
+     */
+    public static final int DEFAULT_MAX_STRING_LENGTH = 4 * 1024 * 1024;
+
+    /**
      * Validates the limits.
      *
      * @param maxMessageBytes largest accepted message in bytes
      * @param maxDepth        deepest accepted nesting
+     * @param maxStringLength longest accepted string in characters
      *
      * @throws IllegalArgumentException if a limit is not positive
      */
@@ -35,25 +47,38 @@ public record FrameLimits(int maxMessageBytes, int maxDepth) {
         if (maxDepth <= 0) {
             throw new IllegalArgumentException("maxDepth must be positive: " + maxDepth);
         }
+        if (maxStringLength <= 0) {
+            throw new IllegalArgumentException("maxStringLength must be positive: " + maxStringLength);
+        }
+    }
+
+    /**
+     * Limits with the default string bound, {@link #DEFAULT_MAX_STRING_LENGTH}.
+     *
+     * @param maxMessageBytes largest accepted message in bytes
+     * @param maxDepth        deepest accepted nesting
+     */
+    public FrameLimits(int maxMessageBytes, int maxDepth) {
+        this(maxMessageBytes, maxDepth, DEFAULT_MAX_STRING_LENGTH);
     }
 
     /**
      * Returns the default limits.
      *
-     * @return 1 GiB and depth 64
+     * @return 1 GiB, depth 64, strings of 4 Mi characters
      */
     public static FrameLimits defaults() {
-        return new FrameLimits(DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_DEPTH);
+        return new FrameLimits(DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_STRING_LENGTH);
     }
 
     /**
-     * Returns a copy with another message size limit.
+     * Returns a copy with another message size limit; the string limit stays.
      *
      * @param bytes the new {@link #maxMessageBytes()}
      * @return the new limits
      */
     public FrameLimits withMaxMessageBytes(int bytes) {
-        return new FrameLimits(bytes, maxDepth);
+        return new FrameLimits(bytes, maxDepth, maxStringLength);
     }
 
     /**
@@ -63,6 +88,16 @@ public record FrameLimits(int maxMessageBytes, int maxDepth) {
      * @return the new limits
      */
     public FrameLimits withMaxDepth(int depth) {
-        return new FrameLimits(maxMessageBytes, depth);
+        return new FrameLimits(maxMessageBytes, depth, maxStringLength);
+    }
+
+    /**
+     * Returns a copy with another string length limit.
+     *
+     * @param characters the new {@link #maxStringLength()}
+     * @return the new limits
+     */
+    public FrameLimits withMaxStringLength(int characters) {
+        return new FrameLimits(maxMessageBytes, maxDepth, characters);
     }
 }

@@ -226,6 +226,20 @@ public final class OvsdbCluster implements AutoCloseable {
         return Command.of(argv).check();
     }
 
+    /**
+     * For logs and assertion messages: the members' remotes and database, and which run.
+     *
+     * @return e.g. {@code OvsdbCluster[OVN_Northbound, tcp:127.0.0.1:40123 running, tcp:127.0.0.1:40125 stopped, ...]}
+     */
+    @Override
+    public String toString() {
+        StringBuilder out = new StringBuilder("OvsdbCluster[").append(databaseName);
+        for (OvsdbServer m : members) {
+            out.append(", ").append(m.remote()).append(m.isRunning() ? " running" : " stopped");
+        }
+        return out.append(']').toString();
+    }
+
     /** Kills every member and removes the cluster's directory. */
     @Override
     public void close() {

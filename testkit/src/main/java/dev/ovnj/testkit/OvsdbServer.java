@@ -269,6 +269,17 @@ public final class OvsdbServer implements AutoCloseable {
         launch();
     }
 
+    /**
+     * For logs and assertion messages: the remote, the database and whether it runs.
+     *
+     * @return e.g. {@code OvsdbServer[tcp:127.0.0.1:40123, OVN_Northbound, running]}
+     */
+    @Override
+    public String toString() {
+        return "OvsdbServer[" + remote() + ", " + databaseName + ", " + (memory != null ? "in-memory, " : "")
+                + (isRunning() ? "running" : "stopped") + "]";
+    }
+
     /** Kills the server and removes its directory (unless the caller supplied the directory). */
     @Override
     public synchronized void close() {

@@ -23,7 +23,6 @@ import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.GlobalEventExecutor;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -427,39 +426,24 @@ public final class OvsdbClient implements AutoCloseable {
 
     /**
      * Closes the connection and stops reconnecting; pending transactions fail as retriable, side
-     * monitors end. When it returns, no thread of the client is left running, not even the thread
-     * Netty shares between clients to report that a client's I/O thread ended: that thread is not
-     * a daemon and ends by itself 0 to 1 s after it has nothing left to do, and close() waits for
-     * it. A process that exits right after the close does not need that wait:
-     * {@link #closeBeforeExit()}.
+     * monitors end. When it returns (within milliseconds), every thread of the client has ended:
+     * its I/O event loop is shut down without a quiet period and waited for, its callback thread
+     * stopped. What may outlive it by up to a second is Netty's {@code globalEventExecutor}
+     * thread, shared by every Netty user of the JVM, which reports that an event loop ended and
+     * then ends by itself after a second of nothing to do; it is not a daemon, so a JVM left to end
+     * by itself (without {@link System#exit(int)}) ends that second later. Idempotent.
      */
     @Override
     public void close() {
-        if (!shutDown()) {
-            return;
-        }
-        // Netty notifies an event loop's termination on GlobalEventExecutor, whose thread is not a
-        // daemon and lingers for a second; wait for it so that close() leaves nothing behind. The
-        // group's future completes on that thread, so once it has, the thread has started.
-        group.terminationFuture().syncUninterruptibly();
-        try {
-            GlobalEventExecutor.INSTANCE.awaitInactivity(3, TimeUnit.SECONDS);
-        } catch (IllegalStateException neverStarted) {
-            // No listener ran there: nothing to wait for.
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        shutDown();
     }
 
     /**
-     * Closes as {@link #close()} does but returns without waiting for the thread Netty shares
-     * between clients (it reports that the client's I/O thread ended, then ends by itself within
-     * about a second): for a process that exits right after, such as a command-line tool, that
-     * wait is 0 to 1 s of nothing. The client's own threads have ended when it returns, as after
-     * {@link #close()}; that shared thread is not a daemon, so a JVM left to end by itself
-     * (without {@link System#exit(int)}) still lives until it ends. Calling {@link #close()}
-     * afterwards does nothing.
+     * The same as {@link #close()}, which no longer waits for Netty's shared thread.
+     *
+     * @deprecated use {@link #close()}: it returns as soon as the client's own threads ended, as this did
      */
+    @Deprecated(since = "0.1.0")
     public void closeBeforeExit() {
         shutDown();
     }
@@ -481,6 +465,26 @@ public final class OvsdbClient implements AutoCloseable {
         }
         callbacks.close();
         return true;
+    }
+
+    /**
+     * For logs and assertion messages: the database, the remotes and the state.
+     *
+     * @return e.g. {@code OvsdbClient[OVN_Northbound, tcp:10.0.0.1:6641,tcp:10.0.0.2:6641, synced with tcp:10.0.0.2:6641]}
+     */
+    @Override
+    public String toString() {
+        String state;
+        if (closed) {
+            state = "closed";
+        } else if (!started.get()) {
+            state = "not started";
+        } else {
+            Optional<Remote> at = connectedRemote();
+            state = at.map(r -> (isSynced() ? "synced with " : "connected to ") + r).orElse("connecting");
+        }
+        return "OvsdbClient[" + options.database() + ", "
+                + String.join(",", options.remotes().stream().map(Remote::toString).toList()) + ", " + state + "]";
     }
 
     static <T> T await(CompletableFuture<T> f, Duration timeout, String what) {

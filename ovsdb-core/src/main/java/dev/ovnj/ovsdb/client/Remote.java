@@ -9,7 +9,9 @@ import java.util.Objects;
 
 /**
  * One OVSDB remote in the syntax OVS uses: {@code tcp:IP:PORT}, {@code ssl:IP:PORT} (IPv6 in
- * brackets, {@code tcp:[::1]:6641}), or {@code unix:PATH}. A missing port means 6640, as in OVS.
+ * brackets, {@code tcp:[::1]:6641}), or {@code unix:PATH}. The port is required: OVS would take
+ * 6640, where the Open_vSwitch database listens, while OVN's Northbound listens on 6641 and its
+ * Southbound on 6642, so a silent default would reach the wrong database or nothing.
  *
  * @param kind transport
  * @param host host or IP for TCP and SSL, null for unix
@@ -17,7 +19,7 @@ import java.util.Objects;
  * @param path socket path for unix, null otherwise
  */
 public record Remote(Kind kind, String host, int port, Path path) {
-    /** The default OVSDB port (IANA). */
+    /** The IANA OVSDB port, where the Open_vSwitch database listens; never assumed for a remote without a port. */
     public static final int DEFAULT_PORT = 6640;
 
     /** The transport of a remote. */
@@ -121,16 +123,19 @@ public record Remote(Kind kind, String host, int port, Path path) {
         if (host.isEmpty()) {
             throw new IllegalArgumentException("invalid OVSDB remote \"" + text + "\": missing host");
         }
-        int port = DEFAULT_PORT;
-        if (portText != null) {
-            try {
-                port = Integer.parseInt(portText);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("invalid OVSDB remote \"" + text + "\": port \"" + portText + "\" is not a number");
-            }
-            if (port < 1 || port > 65535) {
-                throw new IllegalArgumentException("invalid OVSDB remote \"" + text + "\": port " + port + " out of range 1..65535");
-            }
+        if (portText == null) {
+            throw new IllegalArgumentException("invalid OVSDB remote \"" + text + "\": no port; OVN's Northbound listens on 6641"
+                    + " and its Southbound on 6642 (Open_vSwitch on " + DEFAULT_PORT + "), e.g. " + kind.name().toLowerCase(java.util.Locale.ROOT)
+                    + ":" + rest + ":6641");
+        }
+        int port;
+        try {
+            port = Integer.parseInt(portText);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("invalid OVSDB remote \"" + text + "\": port \"" + portText + "\" is not a number");
+        }
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("invalid OVSDB remote \"" + text + "\": port " + port + " out of range 1..65535");
         }
         return new Remote(kind, host, port, null);
     }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.async.ByteBufferFeeder;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ovnj.ovsdb.FrameLimits;
 import io.netty.buffer.ByteBuf;
@@ -26,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * <p>Bytes are handed straight to Jackson's non-blocking parser, which keeps partial tokens
  * itself; this handler therefore never accumulates raw input. Input is fed in slices no larger
  * than what the current message may still grow by, so a peer that never finishes a message is
- * cut off after {@link FrameLimits#maxMessageBytes()} instead of exhausting memory.
+ * cut off after {@link FrameLimits#maxMessageBytes()} instead of exhausting memory; a single string
+ * is bounded on its own by {@link FrameLimits#maxStringLength()}, since the parser holds a string
+ * whole until it ends.
  *
  * <p>On any violation the handler fires a {@link ProtocolException} through
  * {@code exceptionCaught}, discards all further input and closes the channel. One instance
@@ -52,13 +55,14 @@ public final class JsonFrameDecoder extends ChannelInboundHandlerAdapter {
      */
     public JsonFrameDecoder(FrameLimits limits) {
         this.limits = Objects.requireNonNull(limits, "limits");
-        // Our own checks must fire first so the peer gets the documented exception; Jackson's
-        // constraints are raised so they only backstop, and its defaults (e.g. 20M-char strings)
-        // would otherwise reject legal large messages.
+        // Our own depth check fires first, so the peer gets the documented exception; Jackson's
+        // depth constraint only backstops it. Strings are Jackson's to bound: it checks a string's
+        // length as its buffer grows, so an endless one stops at the bound, not at the message
+        // limit (see drain for the exception it becomes).
         StreamReadConstraints constraints = StreamReadConstraints.builder()
                 .maxNestingDepth(limits.maxDepth() + 1)
-                .maxStringLength(limits.maxMessageBytes())
-                .maxNameLength(limits.maxMessageBytes())
+                .maxStringLength(limits.maxStringLength())
+                .maxNameLength(limits.maxStringLength())
                 .build();
         // Row UUIDs appear as field names, tens of thousands in one monitor reply. Interning them
         // would pin them in the JVM string table; canonicalizing them made Jackson copy its growing
@@ -166,6 +170,12 @@ public final class JsonFrameDecoder extends ChannelInboundHandlerAdapter {
                     ctx.fireChannelRead(message);
                 }
             }
+        } catch (StreamConstraintsException e) {
+            String what = String.valueOf(e.getOriginalMessage());
+            if (what.startsWith("String value length") || what.startsWith("Name length")) {
+                throw new StringTooLongException(limits.maxStringLength());
+            }
+            throw new MalformedFrameException(what, -1, e);
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             throw new MalformedFrameException(e.getOriginalMessage(), at == null ? -1 : at.getByteOffset(), e);

@@ -24,8 +24,7 @@ class ConnectionCycleLeakIT {
 
     /**
      * Builds, syncs and closes {@code n} clients, {@link #BATCH} at a time with their closes in
-     * parallel: each close waits for Netty's GlobalEventExecutor thread to end (up to a second),
-     * and clients closed together share that wait.
+     * parallel.
      */
     private static void cycles(OvsdbServer server, int n) {
         for (int done = 0; done < n; done += BATCH) {

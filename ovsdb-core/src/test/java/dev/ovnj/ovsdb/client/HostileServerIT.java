@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ovnj.ovsdb.FrameLimits;
 import dev.ovnj.ovsdb.wire.FrameTooLargeException;
+import dev.ovnj.ovsdb.wire.StringTooLongException;
 import dev.ovnj.testkit.Await;
 import dev.ovnj.testkit.Schemas;
 import dev.ovnj.testkit.scripted.ScriptedConnection;
@@ -183,21 +184,13 @@ class HostileServerIT {
     void endlessMessageTripsTheSizeLimitWithoutGrowingTheHeapAndTheClientRecovers() {
         int limit = 8 * 1024 * 1024;
         AtomicInteger streamedMiB = new AtomicInteger();
-        FakeNorthbound fake = new FakeNorthbound() {
-            @Override
-            public void onMessage(ScriptedConnection c, JsonNode m) {
-                super.onMessage(c, m);
-                if ("monitor_cond_since".equals(m.path("method").asText()) && monitors.get() == 1) {
-                    Thread t = new Thread(() -> streamForever(c, streamedMiB), "endless-message");
-                    t.setDaemon(true);
-                    t.start();
-                }
-            }
-        };
+        FakeNorthbound fake = endlessAfterTheFirstMonitor(streamedMiB);
         Clients.EventLog log = new Clients.EventLog();
         long heapBefore = usedHeapAfterGc();
         try (ScriptedOvsdbServer server = ScriptedOvsdbServer.start(fake);
-             OvsdbClient c = OvsdbClient.builder().remotes(server.remote()).frameLimits(FrameLimits.defaults().withMaxMessageBytes(limit))
+             OvsdbClient c = OvsdbClient.builder().remotes(server.remote()).frameLimits(FrameLimits.defaults().withMaxMessageBytes(limit)
+                     // The message limit is what this test trips: the string may be longer.
+                     .withMaxStringLength(2 * limit))
                      .backoff(Duration.ofMillis(20), Duration.ofMillis(200)).build()) {
             c.addConnectionListener(log);
             c.startAndWait(WAIT);
@@ -208,6 +201,47 @@ class HostileServerIT {
             assertThat(usedHeapAfterGc() - heapBefore).as("heap growth").isLessThan(64L * 1024 * 1024);
             assertThat(switches(c)).containsEntry(SW0, "sw0");
         }
+    }
+
+    /**
+     * The same endless string with the default limits: the message limit is 1 GiB (large
+     * Southbound dumps need it), and the string alone stops at its own bound, measured in MiB.
+     */
+    @Test
+    void endlessStringTripsTheStringBoundWithTheDefaultMessageLimitAndTheClientRecovers() {
+        AtomicInteger streamedMiB = new AtomicInteger();
+        FakeNorthbound fake = endlessAfterTheFirstMonitor(streamedMiB);
+        Clients.EventLog log = new Clients.EventLog();
+        long heapBefore = usedHeapAfterGc();
+        try (ScriptedOvsdbServer server = ScriptedOvsdbServer.start(fake); OvsdbClient c = client(server.remote(), log)) {
+            assertThat(c.options().frameLimits()).isEqualTo(FrameLimits.defaults());
+            c.startAndWait(WAIT);
+            Await.until(WAIT, "string bound tripped", () -> log.events.stream().anyMatch(e -> e.kind() == ConnectionEvent.Kind.DISCONNECTED
+                    && e.cause().filter(x -> x instanceof StringTooLongException).isPresent()));
+            Throwable cause = log.events.stream().filter(e -> e.kind() == ConnectionEvent.Kind.DISCONNECTED)
+                    .map(e -> e.cause().orElse(null)).filter(x -> x instanceof StringTooLongException).findFirst().orElseThrow();
+            assertThat(cause).hasMessageContaining("maxStringLength=" + FrameLimits.DEFAULT_MAX_STRING_LENGTH);
+            Await.until(WAIT, "resynced", () -> c.stats().connects() == 2 && c.isSynced());
+            // 4 Mi characters; the rest is what was in flight when the client hung up.
+            assertThat(streamedMiB.get()).as("MiB streamed before the client hung up").isBetween(4, 63);
+            assertThat(usedHeapAfterGc() - heapBefore).as("heap growth").isLessThan(64L * 1024 * 1024);
+            assertThat(switches(c)).containsEntry(SW0, "sw0");
+        }
+    }
+
+    /** A fake that answers the first monitor request, then starts {@link #streamForever}. */
+    private static FakeNorthbound endlessAfterTheFirstMonitor(AtomicInteger streamedMiB) {
+        return new FakeNorthbound() {
+            @Override
+            public void onMessage(ScriptedConnection c, JsonNode m) {
+                super.onMessage(c, m);
+                if ("monitor_cond_since".equals(m.path("method").asText()) && monitors.get() == 1) {
+                    Thread t = new Thread(() -> streamForever(c, streamedMiB), "endless-string");
+                    t.setDaemon(true);
+                    t.start();
+                }
+            }
+        };
     }
 
     /** An update3 whose string value never ends, 1 MiB at a time, until the client hangs up. */

@@ -14,8 +14,18 @@ class RemoteTest {
         assertThat(Remote.parse("ssl:10.0.0.1:6641")).isEqualTo(new Remote(Remote.Kind.SSL, "10.0.0.1", 6641, null));
         assertThat(Remote.parse("tcp:[::1]:6641")).isEqualTo(new Remote(Remote.Kind.TCP, "::1", 6641, null));
         assertThat(Remote.parse("unix:/var/run/ovn/ovnnb_db.sock")).isEqualTo(new Remote(Remote.Kind.UNIX, null, 0, Path.of("/var/run/ovn/ovnnb_db.sock")));
-        assertThat(Remote.parse("tcp:10.0.0.1").port()).isEqualTo(6640);
-        assertThat(Remote.parse("tcp:[fd00::1]").host()).isEqualTo("fd00::1");
+    }
+
+    @Test
+    void refusesARemoteWithoutAPortNamingOvnsPorts() {
+        // OVS would take 6640 (Open_vSwitch); OVN's databases are on 6641 and 6642.
+        assertThatThrownBy(() -> Remote.parse("tcp:10.0.0.1")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("invalid OVSDB remote \"tcp:10.0.0.1\": no port; OVN's Northbound listens on 6641 and its Southbound"
+                        + " on 6642 (Open_vSwitch on 6640), e.g. tcp:10.0.0.1:6641");
+        assertThatThrownBy(() -> Remote.parse("ssl:[fd00::1]")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("e.g. ssl:[fd00::1]:6641");
+        assertThatThrownBy(() -> OvsdbClient.builder().remotes("tcp:10.0.0.1:6641,tcp:10.0.0.2"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("\"tcp:10.0.0.2\": no port");
     }
 
     @Test

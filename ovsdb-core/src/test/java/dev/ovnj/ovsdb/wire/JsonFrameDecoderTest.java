@@ -218,6 +218,83 @@ class JsonFrameDecoderTest {
     }
 
     @Test
+    void aStringIsBoundedOnItsOwnWellBelowTheMessageLimit() throws Exception {
+        FrameLimits limits = new FrameLimits(1024 * 1024, 64, 10_000);
+        EmbeddedChannel ch = channel(limits);
+        // A string of exactly the limit passes, a member name too, in a message of any size.
+        String ok = "{\"" + "k".repeat(10_000) + "\":[\"" + "x".repeat(10_000) + "\",\"" + "y".repeat(10_000) + "\"]}";
+        ch.writeInbound(utf8(ok));
+        assertThat(drainInbound(ch)).containsExactly(MAPPER.readTree(ok));
+        // One character more, 100 at a time, stops there with an error naming the limit, whatever the message limit.
+        ch.writeInbound(utf8("{\"a\":\""));
+        int written = 0;
+        StringTooLongException error = null;
+        try {
+            while (written < 1024 * 1024) {
+                ch.writeInbound(utf8("x".repeat(100)));
+                written += 100;
+            }
+        } catch (StringTooLongException e) {
+            error = e;
+        }
+        assertThat(error).as("string bound tripped").isNotNull()
+                .hasMessageStartingWith("OVSDB message has a string longer than maxStringLength=10000 characters");
+        assertThat(written).as("characters accepted before the violation: about the bound").isBetween(10_000 - 100, 4 * 10_000);
+        assertThat(ch.isOpen()).isFalse();
+        // A member name is bounded the same way.
+        EmbeddedChannel names = channel(limits);
+        assertThatThrownBy(() -> names.writeInbound(utf8("{\"" + "n".repeat(20_000) + "\":1}")))
+                .isInstanceOf(StringTooLongException.class);
+        assertThat(FrameLimits.defaults().maxStringLength()).isEqualTo(4 * 1024 * 1024);
+    }
+
+    /**
+     * What the string bound must never refuse: a Southbound-like initial monitor reply of 100,000
+     * logical flows (tens of MiB in one message) and a load balancer whose VIP has 20,000 backends
+     * (one 330 KB string), with the default limits, fed in 64 KiB reads as the socket delivers it.
+     */
+    @Test
+    void aLargeLegitimateSouthboundDumpPassesTheDefaultLimits() {
+        int flows = 100_000;
+        StringBuilder backends = new StringBuilder();
+        for (int i = 0; i < 20_000; i++) {
+            backends.append(i == 0 ? "" : ",").append("10.").append(i / 65536).append('.').append(i / 256 % 256).append('.')
+                    .append(i % 256).append(":8080");
+        }
+        assertThat(backends.length()).as("a VIP's backends").isGreaterThan(300_000);
+        StringBuilder msg = new StringBuilder(flows * 700).append("{\"id\":7,\"error\":null,\"result\":[false,")
+                .append("\"00000000-0000-0000-0000-000000000000\",{\"Load_Balancer\":{\"11111111-1111-1111-1111-111111111111\":")
+                .append("{\"initial\":{\"name\":\"lb-big\",\"vips\":[\"map\",[[\"10.96.0.1:80\",\"").append(backends)
+                .append("\"]]]}}},\"Logical_Flow\":{");
+        for (int i = 0; i < flows; i++) {
+            msg.append(i == 0 ? "" : ",").append('"').append(String.format("%08x-0000-4000-8000-%012x", i, i)).append("\":{\"initial\":{")
+                    .append("\"match\":\"ct.new && ip4 && reg0 == 172.30.").append(i / 250 % 250).append('.').append(i % 250)
+                    .append(" && tcp && reg9[16..31] == 80\",\"actions\":\"reg0[1] = 0; ct_lb_mark(backends=10.1.")
+                    .append(i / 250 % 250).append('.').append(i % 250).append(":8080,10.2.").append(i / 250 % 250).append('.')
+                    .append(i % 250).append(":8080; hash_fields=\\\"ip_dst,ip_src,tcp_dst,tcp_src\\\");\",")
+                    .append("\"logical_datapath\":[\"uuid\",\"22222222-2222-2222-2222-222222222222\"],")
+                    .append("\"pipeline\":\"ingress\",\"table_id\":13,\"priority\":120,")
+                    .append("\"external_ids\":[\"map\",[[\"source\",\"northd.c:11089\"],[\"stage-hint\",\"")
+                    .append(String.format("%08x", i)).append("\"],[\"stage-name\",\"ls_in_lb\"]]]}}");
+        }
+        msg.append("}}]}");
+        byte[] all = msg.toString().getBytes(StandardCharsets.UTF_8);
+        msg.setLength(0);
+        assertThat(all.length).as("one message of tens of MiB").isGreaterThan(40 * 1024 * 1024);
+        EmbeddedChannel ch = channel(FrameLimits.defaults());
+        for (int from = 0; from < all.length; from += 64 * 1024) {
+            ch.writeInbound(bytes(all, from, Math.min(all.length, from + 64 * 1024)));
+        }
+        List<JsonNode> out = drainInbound(ch);
+        assertThat(out).hasSize(1);
+        JsonNode tables = out.get(0).get("result").get(2);
+        assertThat(tables.get("Logical_Flow").size()).isEqualTo(flows);
+        assertThat(tables.get("Load_Balancer").elements().next().get("initial").get("vips").get(1).get(0).get(1).asText())
+                .hasSize(backends.length());
+        assertThat(ch.isOpen()).isTrue();
+    }
+
+    @Test
     void noInputBufferOutlivesItsReadWhetherItsFrameIsPartialOrMalformed() {
         EmbeddedChannel ch = channel(FrameLimits.defaults());
         ByteBuf partial = utf8("{\"a\":[1,");

@@ -258,6 +258,17 @@ public final class InMemoryOvsdbServer implements AutoCloseable {
         bind();
     }
 
+    /**
+     * For logs and assertion messages: the remote, the databases and the state.
+     *
+     * @return e.g. {@code InMemoryOvsdbServer[tcp:127.0.0.1:40123, OVN_Northbound, running]}
+     */
+    @Override
+    public String toString() {
+        String st = group.isShuttingDown() ? "closed" : !isRunning() ? "stopped" : paused ? "paused" : "running";
+        return "InMemoryOvsdbServer[" + remote() + ", " + String.join(",", databaseNames) + ", " + st + "]";
+    }
+
     /** Stops the server and frees its thread. */
     @Override
     public void close() {

@@ -106,10 +106,10 @@ final class IdlRun {
             runSteps(commands);
         } finally {
             if (writer != null) {
-                writer.closeBeforeExit();
+                writer.close();
             }
             if (idl != null) {
-                idl.closeBeforeExit();
+                idl.close();
             }
             if (proxy != null) {
                 proxy.close();
@@ -214,7 +214,7 @@ final class IdlRun {
                 transact(command);
             }
         }
-        writer.closeBeforeExit();
+        writer.close();
         awaitChange(seqno);
         print(false);
     }
