@@ -7,9 +7,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ovnj.ovsdb.cache.CacheEvent;
 import dev.ovnj.ovsdb.cache.IndexSpec;
 import dev.ovnj.ovsdb.data.Row;
+import dev.ovnj.ovsdb.schema.SchemaFixtures;
 import dev.ovnj.ovsdb.tx.Condition;
 import dev.ovnj.ovsdb.tx.Mutation;
 import dev.ovnj.ovsdb.tx.Operations;
+import dev.ovnj.ovsdb.tx.Transaction;
 import dev.ovnj.ovsdb.tx.TransactionResult;
 import dev.ovnj.testkit.Await;
 import dev.ovnj.testkit.Nbctl;
@@ -193,7 +195,10 @@ class OvsdbClientIT {
         OvsdbClient client = OvsdbClient.builder().remotes("tcp:127.0.0.1:1").build();
         try {
             client.start();
-            assertThatThrownBy(() -> client.transact(null).join())
+            // A real transaction: a null one is refused at the call, before the connection is looked at.
+            Transaction select = Transaction.builder(SchemaFixtures.northbound())
+                    .add(Operations.select("Load_Balancer")).build();
+            assertThatThrownBy(() -> client.transact(select).join())
                     .hasCauseInstanceOf(NotConnectedException.class)
                     .cause().satisfies(e -> assertThat(((NotConnectedException) e).retriable()).isTrue());
         } finally {
