@@ -3,8 +3,6 @@ package dev.ovnj.cli;
 import dev.ovnj.kubernetes.ControllerEndpoints;
 import dev.ovnj.kubernetes.ControllerSettings;
 import dev.ovnj.kubernetes.OvnjKubernetesController;
-import dev.ovnj.lb.LoadBalancerEngine;
-import dev.ovnj.ovsdb.client.OvsdbClient;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -19,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -107,22 +106,18 @@ final class KubernetesCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ControllerSettings settings = settings();
+        // The session closes the engine and the clients without waiting for Netty's shared thread
+        // (up to a second): the process exits right after, and a stop is to take well under 2 s.
         try (ShutdownSignal signal = ShutdownSignal.install();
-             OvsdbClient nb = db.connect();
-             OvsdbClient south = sb.remotes().map(r -> db.connect(r, "OVN_Southbound", LoadBalancerEngine.southboundMonitorRequest(), "--sb"))
-                     .orElse(null)) {
-            LoadBalancerEngine.Builder engineBuilder = LoadBalancerEngine.builder(nb);
-            if (south != null) {
-                engineBuilder.southbound(south);
-            }
+             NorthboundSession session = sb.remotes().isEmpty() ? NorthboundSession.open(db)
+                     : NorthboundSession.open(db, sb.remotes().get(), UnaryOperator.identity())) {
             PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             new JvmMemoryMetrics().bindTo(meters);
             new ProcessorMetrics().bindTo(meters);
             // Closed in reverse: the controller first, which stops reconciling and gives the Lease up
-            // while the Kubernetes client is still open; the engine and the Northbound client last.
-            try (LoadBalancerEngine engine = engineBuilder.build().start();
-                 KubernetesClient kube = new KubernetesClientBuilder().withConfig(kubeConfig()).build();
-                 OvnjKubernetesController controller = OvnjKubernetesController.builder(kube, nb, engine, settings)
+            // while the Kubernetes client is still open; the session (engine and clients) last.
+            try (KubernetesClient kube = new KubernetesClientBuilder().withConfig(kubeConfig()).build();
+                 OvnjKubernetesController controller = OvnjKubernetesController.builder(kube, session.client(), session.engine(), settings)
                          .meterRegistry(meters).leaseTiming(seconds(leaseDuration), seconds(leaseRenewDeadline), seconds(leaseRetryPeriod))
                          .build();
                  ControllerEndpoints endpoints = metricsPort == null ? null

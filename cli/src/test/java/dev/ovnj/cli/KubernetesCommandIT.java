@@ -18,15 +18,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,7 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
 @EnableKubernetesMockClient(crud = true)
 class KubernetesCommandIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final Pattern PORT = Pattern.compile("metrics and probes on port (\\d+)");
     private static final String EIP = "168.119.17.49";
     KubernetesClient kube;
     KubernetesMockServer mock;
@@ -147,6 +143,9 @@ class KubernetesCommandIT {
                         .as("updated in place, never recreated").isEqualTo(uuids);
                 System.out.printf("MEASURE hand-over: the holder exited %.2f s after SIGTERM; the standby served a change %.2f s after it"
                         + " was made%n", stopSeconds, serveSeconds);
+                List<String> holderLines = stopped.err().lines().toList();
+                System.out.println("MEASURE the holder's last lines:\n" + String.join("\n",
+                        holderLines.subList(Math.max(0, holderLines.size() - 12), holderLines.size())));
 
                 standby.terminate();
                 OvnjProcess.Result last = standby.await(Duration.ofSeconds(30));
@@ -164,15 +163,7 @@ class KubernetesCommandIT {
     }
 
     private String[] args(OvsdbServer server, Path dir) throws Exception {
-        Path kubeconfig = dir.resolve("kubeconfig");
-        Files.writeString(kubeconfig, """
-                apiVersion: v1
-                kind: Config
-                clusters: [{name: mock, cluster: {server: "%s", insecure-skip-tls-verify: true}}]
-                users: [{name: mock, user: {token: test}}]
-                contexts: [{name: mock, context: {cluster: mock, user: mock, namespace: default}}]
-                current-context: mock
-                """.formatted(mock.url("/").replaceAll("/$", "")));
+        Path kubeconfig = MockApiServer.kubeconfig(mock, dir);
         return new String[] {"kubernetes", "--kubeconfig", kubeconfig.toString(), "--db", server.remote(),
                 "--router", "gw", "--switch", "pods", "--external-port", "gw-ext", "--server-side-apply=false", "--metrics-port", "0"};
     }
@@ -193,9 +184,7 @@ class KubernetesCommandIT {
         } catch (RuntimeException e) {
             throw new AssertionError("not serving; stderr:\n" + String.join("\n", ovnj.stderr()), e);
         }
-        Matcher m = PORT.matcher(String.join("\n", ovnj.stdout()));
-        assertThat(m.find()).as("the serving line names the endpoints' port").isTrue();
-        return Integer.parseInt(m.group(1));
+        return MockApiServer.endpointsPort(ovnj);
     }
 
     private static void awaitVips(Nbctl nbctl, String vips) {

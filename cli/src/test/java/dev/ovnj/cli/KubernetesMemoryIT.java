@@ -24,16 +24,19 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The memory of {@code ovnj kubernetes} as a process, for the limit in deploy/deployment.yaml:
@@ -41,18 +44,22 @@ import org.junit.jupiter.params.provider.CsvSource;
  * ready endpoints each) and as many ClusterIP Services with their slices (which the controller
  * does not serve but a cluster has), run with the image's JVM flags under a given memory size.
  * Printed, never asserted; run only when asked:
- * {@code mvn -pl cli -am verify -Dtest=NONE -Dit.test=KubernetesMemoryIT -Dovnj.measure=true ...}.
+ * {@code mvn -pl cli -am verify -Dtest=NONE -Dit.test=KubernetesMemoryIT -Dovnj.measure=true [-Dovnj.measure.cases=...] ...}.
  */
 @EnableKubernetesMockClient(crud = true)
 @EnabledIfSystemProperty(named = "ovnj.measure", matches = "true")
 class KubernetesMemoryIT {
-    private static final Pattern HEAP = Pattern.compile("(?m)^jvm_memory_used_bytes\\{area=\"heap\",id=\"([^\"]+)\"} (\\S+)$");
-    private static final Pattern PORT = Pattern.compile("metrics and probes on port (\\d+)");
     KubernetesClient kube;
     KubernetesMockServer mock;
 
+    /** The cases: {@code -Dovnj.measure.cases=SERVICES:MEMORY:NAMESPACES,...} (default below). */
+    static Stream<Arguments> cases() {
+        return Arrays.stream(System.getProperty("ovnj.measure.cases", "1000:1g:all,1000:1g:default,10000:1g:all").split(","))
+                .map(c -> c.split(":")).map(c -> Arguments.of(Integer.parseInt(c[0]), c[1], c[2]));
+    }
+
     @ParameterizedTest
-    @CsvSource({"1000, 1g, all", "1000, 1g, default", "10000, 1g, all"})
+    @MethodSource("cases")
     void rssOfTheControllerProcess(int n, String memory, String namespaces, @TempDir Path dir) throws Exception {
         try (OvsdbServer server = OvsdbServer.start()) {
             Nbctl nbctl = Nbctl.of(server);
@@ -81,15 +88,7 @@ class KubernetesMemoryIT {
                         .where(LogicalRouterPort.NAME.eq("big-ext")).mutation(LogicalRouterPort.EXTERNAL_IDS.insert(claims))).build())
                         .get(60, TimeUnit.SECONDS);
             }
-            Path kubeconfig = dir.resolve("kubeconfig");
-            Files.writeString(kubeconfig, """
-                    apiVersion: v1
-                    kind: Config
-                    clusters: [{name: mock, cluster: {server: "%s", insecure-skip-tls-verify: true}}]
-                    users: [{name: mock, user: {token: test}}]
-                    contexts: [{name: mock, context: {cluster: mock, user: mock, namespace: default}}]
-                    current-context: mock
-                    """.formatted(mock.url("/").replaceAll("/$", "")));
+            Path kubeconfig = MockApiServer.kubeconfig(mock, dir);
             long start = System.nanoTime();
             // The image's flags (deploy/Dockerfile), with MaxRAM standing in for the container's memory limit.
             // --namespaces keeps the informers' objects whole (CachedForms applies to all namespaces only): the difference.
@@ -102,9 +101,7 @@ class KubernetesMemoryIT {
             try (OvnjProcess ovnj = OvnjProcess.start(List.of("-XX:MaxRAM=" + memory, "-XX:MaxRAMPercentage=60"), Map.of(),
                     args.toArray(String[]::new))) {
                 Await.until(Duration.ofMinutes(5), "serving", () -> ovnj.stdout().stream().anyMatch(l -> l.startsWith("serving")));
-                Matcher m = PORT.matcher(String.join("\n", ovnj.stdout()));
-                assertThat(m.find()).isTrue();
-                int port = Integer.parseInt(m.group(1));
+                int port = MockApiServer.endpointsPort(ovnj);
                 Await.until(Duration.ofMinutes(30), n + " load balancers", () -> count(nbctl) >= n);
                 double seconds = (System.nanoTime() - start) / 1e9;
                 // What stays: the heap after a full GC (the RSS figures are the process's own, GC or not).
@@ -114,19 +111,28 @@ class KubernetesMemoryIT {
                 assertThat(gc.waitFor(60, TimeUnit.SECONDS)).isTrue();
                 String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
                         .build(), HttpResponse.BodyHandlers.ofString()).body();
-                double heap = 0;
-                Matcher h = HEAP.matcher(metrics);
-                while (h.find()) {
-                    heap += Double.parseDouble(h.group(2));
-                }
+                double heap = sum(metrics, "jvm_memory_used_bytes", "heap");
+                double heapCommitted = sum(metrics, "jvm_memory_committed_bytes", "heap");
+                double nonHeap = sum(metrics, "jvm_memory_used_bytes", "nonheap");
                 System.out.printf("MEASURE ovnj kubernetes, %d LoadBalancer + %d ClusterIP Services, namespaces %s, -XX:MaxRAM=%s"
-                        + " -XX:MaxRAMPercentage=60: all applied in %.0f s; peak RSS %d MB, RSS %d MB, heap after a full GC %.0f MB%n", n, n,
-                        namespaces, memory, seconds,
-                        status(ovnj.pid(), "VmHWM") / 1024, status(ovnj.pid(), "VmRSS") / 1024, heap / 1e6);
+                        + " -XX:MaxRAMPercentage=60: all applied in %.0f s; peak RSS %d MB, RSS %d MB, heap after a full GC %.0f MB"
+                        + " (committed %.0f MB), non-heap %.0f MB%n", n, n, namespaces, memory, seconds,
+                        status(ovnj.pid(), "VmHWM") / 1024, status(ovnj.pid(), "VmRSS") / 1024, heap / 1e6, heapCommitted / 1e6,
+                        nonHeap / 1e6);
                 ovnj.terminate();
                 assertThat(ovnj.await(Duration.ofSeconds(30)).exit()).isZero();
             }
         }
+    }
+
+    /** The sum over the memory pools of one area of a JVM memory gauge in Prometheus text. */
+    private static double sum(String metrics, String gauge, String area) {
+        double total = 0;
+        Matcher m = Pattern.compile("(?m)^" + gauge + "\\{area=\"" + area + "\",id=\"[^\"]+\"} (\\S+)$").matcher(metrics);
+        while (m.find()) {
+            total += Double.parseDouble(m.group(1));
+        }
+        return total;
     }
 
     private static int count(Nbctl nbctl) {

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -30,6 +31,10 @@ import org.junit.jupiter.api.Test;
 /** The manifests under deploy/ are Kubernetes objects granting what the controller does, with two replicas behind a Lease. */
 class DeployManifestsTest {
     private static final Path DEPLOY = Path.of("../deploy");
+    /** Live heap of the controller at 10,000 LoadBalancer Services (docs/kubernetes.md, "Measurements"), rounded up. */
+    private static final long LIVE_HEAP_10K_SERVICES = 300L << 20;
+    /** What the process needs beside the heap (docs/kubernetes.md, "Measurements"), rounded up. */
+    private static final long NON_HEAP = 384L << 20;
 
     @Test
     void rbacGrantsWhatTheControllerCallsAndTheLease() throws Exception {
@@ -131,6 +136,25 @@ class DeployManifestsTest {
         assertThat(commented).containsOnlyKeys("OVNJ_PRIVATE_KEY", "OVNJ_CERTIFICATE", "OVNJ_CA_CERT");
         assertThat(commented.values()).allSatisfy(path -> assertThat(path).startsWith(mount.getMountPath() + "/"))
                 .extracting(path -> path.substring(path.lastIndexOf('/') + 1)).containsExactlyInAnyOrder("tls.key", "tls.crt", "ca.crt");
+    }
+
+    /**
+     * The memory limit leaves the heap (its share set in the Dockerfile) twice the live heap of
+     * 10,000 Services and the rest of the process room (docs/kubernetes.md, "Measurements").
+     */
+    @Test
+    void theMemoryLimitHoldsTenThousandServicesWithHeadroom() throws Exception {
+        Container c = one(load("deployment.yaml"), Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+        long limit = Quantity.getAmountInBytes(c.getResources().getLimits().get("memory")).longValueExact();
+        long request = Quantity.getAmountInBytes(c.getResources().getRequests().get("memory")).longValueExact();
+        assertThat(request).isLessThanOrEqualTo(limit);
+        String dockerfile = Files.readString(DEPLOY.resolve("Dockerfile"));
+        assertThat(dockerfile).contains("-XX:+ExitOnOutOfMemoryError");
+        Matcher percent = Pattern.compile("-XX:MaxRAMPercentage=(\\d+)").matcher(dockerfile);
+        assertThat(percent.find()).isTrue();
+        long heap = limit * Long.parseLong(percent.group(1)) / 100;
+        assertThat(heap).as("heap share of the limit").isGreaterThanOrEqualTo(2 * LIVE_HEAP_10K_SERVICES);
+        assertThat(limit - heap).as("the rest: metaspace, code, threads, direct buffers").isGreaterThanOrEqualTo(NON_HEAP);
     }
 
     private static List<String> verbs(List<PolicyRule> rules, String group, String resource) {
