@@ -54,7 +54,7 @@ class KubernetesMemoryIT {
 
     /** The cases: {@code -Dovnj.measure.cases=SERVICES:MEMORY:NAMESPACES,...} (default below). */
     static Stream<Arguments> cases() {
-        return Arrays.stream(System.getProperty("ovnj.measure.cases", "1000:1g:all,1000:1g:default,10000:1g:all").split(","))
+        return Arrays.stream(System.getProperty("ovnj.measure.cases", "1000:2g:all,1000:2g:default,10000:2g:all").split(","))
                 .map(c -> c.split(":")).map(c -> Arguments.of(Integer.parseInt(c[0]), c[1], c[2]));
     }
 
@@ -98,7 +98,7 @@ class KubernetesMemoryIT {
             if (!namespaces.equals("all")) {
                 args.addAll(List.of("--namespaces", namespaces));
             }
-            try (OvnjProcess ovnj = OvnjProcess.start(List.of("-XX:MaxRAM=" + memory, "-XX:MaxRAMPercentage=60"), Map.of(),
+            try (OvnjProcess ovnj = OvnjProcess.start(List.of("-XX:MaxRAM=" + memory, "-XX:MaxRAMPercentage=75"), Map.of(),
                     args.toArray(String[]::new))) {
                 Await.until(Duration.ofMinutes(5), "serving", () -> ovnj.stdout().stream().anyMatch(l -> l.startsWith("serving")));
                 int port = MockApiServer.endpointsPort(ovnj);
@@ -115,7 +115,7 @@ class KubernetesMemoryIT {
                 double heapCommitted = sum(metrics, "jvm_memory_committed_bytes", "heap");
                 double nonHeap = sum(metrics, "jvm_memory_used_bytes", "nonheap");
                 System.out.printf("MEASURE ovnj kubernetes, %d LoadBalancer + %d ClusterIP Services, namespaces %s, -XX:MaxRAM=%s"
-                        + " -XX:MaxRAMPercentage=60: all applied in %.0f s; peak RSS %d MB, RSS %d MB, heap after a full GC %.0f MB"
+                        + " -XX:MaxRAMPercentage=75: all applied in %.0f s; peak RSS %d MB, RSS %d MB, heap after a full GC %.0f MB"
                         + " (committed %.0f MB), non-heap %.0f MB%n", n, n, namespaces, memory, seconds,
                         status(ovnj.pid(), "VmHWM") / 1024, status(ovnj.pid(), "VmRSS") / 1024, heap / 1e6, heapCommitted / 1e6,
                         nonHeap / 1e6);
