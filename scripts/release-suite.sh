@@ -16,8 +16,8 @@ shift
 TESTS=OvnReleaseIT,OvsdbServerIT,OvsdbClusterIT,OvsdbRelayIT
 TESTS+=,OvsdbClientIT,MonitorIT,TransactOperationsIT,ClusterFailoverIT,RelayIT,ProbeIT,LockIT
 TESTS+=,SchemaCompatibilityIT,DifferentialIT
-TESTS+=,EngineIT,EngineClusterIT,HealthCheckIT,BackendHealthViewIT,FeatureSupportIT,ReleaseFeaturesIT,DiagnosisIT
-TESTS+=,DoctorIT,CommandsIT,HealthCheckCliIT
+TESTS+=,EngineIT,EngineClusterIT,HealthCheckIT,BackendHealthViewIT,FeatureSupportIT,ReleaseFeaturesIT,DiagnosisIT,SourceRangesIT,ScaleAdviceIT
+TESTS+=,DoctorIT,DoctorFromIT,CommandsIT,HealthCheckCliIT
 MODULES=ovsdb-core,testkit,testkit-inmemory,ovn-nb-model,lb-engine,cli
 
 if [ "$suite" = host ]; then

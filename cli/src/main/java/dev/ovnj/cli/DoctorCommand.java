@@ -4,7 +4,11 @@ import dev.ovnj.lb.diagnosis.Diagnosis;
 import dev.ovnj.lb.diagnosis.DiagnosisReport;
 import dev.ovnj.lb.diagnosis.NorthboundFacts;
 import dev.ovnj.lb.diagnosis.OvnTrace;
+import dev.ovnj.lb.diagnosis.PathCheck;
+import dev.ovnj.lb.diagnosis.PathFacts;
+import dev.ovnj.lb.diagnosis.PathReport;
 import dev.ovnj.lb.diagnosis.SouthboundFacts;
+import dev.ovnj.lb.diagnosis.Tracer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -12,6 +16,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code ovnj doctor}: the load-balancer troubleshooting runbook across the Northbound and
@@ -20,7 +25,10 @@ import picocli.CommandLine.Option;
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = {"Diagnose load balancers: existence, attachment, VIP networks, gateway, northd sync, logical flows, "
                 + "backend health, conflicts and (with --trace) ovn-trace. Read-only; reports root causes only.",
-                "Exit 0: no errors (warnings allowed); 1: errors found; 2: could not check (database unreachable, bad file)."})
+                "With --from (or --from-port) and VIP:PORT: trace that client's packets to the VIP with ovn-trace once per backend "
+                        + "and name, per backend, where they are dropped and the Northbound row responsible (needs --sb).",
+                "Exit 0: no errors (warnings allowed), or with --from every backend delivered; 1: errors found, or some backend not "
+                        + "delivered; 2: could not check (database unreachable, bad file, bad --from, a VIP no load balancer has)."})
 final class DoctorCommand implements Callable<Integer> {
 
     @Mixin
@@ -49,6 +57,23 @@ final class DoctorCommand implements Callable<Integer> {
                     + " OVN release or of a container (default: ovn-trace from PATH).")
     private String traceCommand;
 
+    @Option(names = "--from", paramLabel = "ADDRESS[:PORT]",
+            description = "Trace packets from this client address (and source port, default " + PathCheck.DEFAULT_CLIENT_PORT
+                    + ") to VIP:PORT; they enter the VIP's router by its gateway port unless --from-port says otherwise.")
+    private String from;
+
+    @Option(names = "--from-port", paramLabel = "NAME",
+            description = "Trace packets entering by this logical switch port (the client's own, whose address is the default"
+                    + " --from) or logical router port.")
+    private String fromPort;
+
+    @Option(names = "--protocol", paramLabel = "tcp|udp|sctp",
+            description = "With --from: the VIP's protocol, when load balancers serve it for more than one (default: the one it has).")
+    private String protocol;
+
+    @Parameters(arity = "0..1", paramLabel = "VIP:PORT", description = "With --from or --from-port: the VIP to trace to.")
+    private String target;
+
     @Mixin
     private OutputOption output;
 
@@ -58,6 +83,12 @@ final class DoctorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (from != null || fromPort != null) {
+            return tracePath();
+        }
+        if (target != null || protocol != null) {
+            throw new CliFailure("VIP:PORT and --protocol go with --from or --from-port (to check one VIP of every load balancer: --vip)");
+        }
         DesiredState state = stateFile.readIfGiven();
         String who = owner.or(state);
         Diagnosis.Builder b = Diagnosis.builder();
@@ -86,11 +117,7 @@ final class DoctorCommand implements Callable<Integer> {
             if (southbound.remotes().isEmpty()) {
                 throw new CliFailure("--trace needs the Southbound database: pass --sb REMOTES");
             }
-            OvnTrace onPath = OvnTrace.of(southbound.remotes().get());
-            OvnTrace tracer = traceCommand == null || traceCommand.isBlank() ? onPath
-                    : onPath.withCommand(java.util.List.of(traceCommand.trim().split("\\s+")));
-            Optional<List<Path>> tls = db.tlsFiles();
-            b.tracer(tls.map(t -> tracer.withTls(t.get(0), t.get(1), t.get(2))).orElse(tracer));
+            b.tracer(tracer());
         }
         DiagnosisReport report;
         try (CommandClient nb = new CommandClient(db.connect(db.remotes(), "OVN_Northbound", NorthboundFacts.monitorRequest(), "--db"))) {
@@ -112,5 +139,58 @@ final class DoctorCommand implements Callable<Integer> {
         (json || output.json() ? DoctorOutput.json(report) : DoctorOutput.text(report)).forEach(System.out::println);
         System.out.flush();
         return report.errors() == 0 ? 0 : 1;
+    }
+
+    private Tracer tracer() {
+        OvnTrace onPath = OvnTrace.of(southbound.remotes().get());
+        OvnTrace tracer = traceCommand == null || traceCommand.isBlank() ? onPath
+                : onPath.withCommand(List.of(traceCommand.trim().split("\\s+")));
+        Optional<List<Path>> tls = db.tlsFiles();
+        return tls.map(t -> tracer.withTls(t.get(0), t.get(1), t.get(2))).orElse(tracer);
+    }
+
+    /** {@code --from}: the client's packets to one VIP, traced once per backend. */
+    private int tracePath() {
+        if (target == null) {
+            throw new CliFailure("--from and --from-port need the VIP:PORT to trace to");
+        }
+        if (southbound.remotes().isEmpty()) {
+            throw new CliFailure("--from needs the Southbound database, where ovn-trace runs: pass --sb REMOTES");
+        }
+        if (vip != null || lb != null || trace || stateFile.readIfGiven() != null) {
+            throw new CliFailure("--from traces one VIP:PORT; it takes no --vip, --lb, --trace or --file");
+        }
+        PathCheck.Builder b = argument("VIP:PORT", () -> PathCheck.builder(target, tracer()));
+        if (from != null) {
+            argument("--from", () -> b.from(from));
+        }
+        if (fromPort != null) {
+            b.fromPort(fromPort);
+        }
+        if (protocol != null) {
+            argument("--protocol", () -> b.protocol(protocol));
+        }
+        PathCheck check = argument("--from", b::build);
+        PathReport report;
+        try (CommandClient nb = new CommandClient(db.connect(db.remotes(), "OVN_Northbound", PathFacts.northboundMonitorRequest(), "--db"));
+             CommandClient sb = new CommandClient(db.connect(southbound.remotes().get(), "OVN_Southbound",
+                     PathFacts.southboundMonitorRequest(), "--sb"))) {
+            report = check.run(NorthboundFacts.read(nb.client().cache()), SouthboundFacts.read(sb.client().cache()),
+                    PathFacts.read(nb.client().cache(), sb.client().cache()));
+        } catch (IllegalArgumentException | Tracer.TraceException e) {
+            throw new CliFailure(e.getMessage(), e);
+        }
+        (json || output.json() ? DoctorPathOutput.json(report) : DoctorPathOutput.text(report)).forEach(System.out::println);
+        System.out.flush();
+        return report.allDelivered() ? 0 : 1;
+    }
+
+    /** Runs a step that checks an argument; its complaint becomes a usage error naming the argument (exit 2). */
+    private static <T> T argument(String name, java.util.function.Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (IllegalArgumentException e) {
+            throw new CliFailure(name + ": " + e.getMessage(), e);
+        }
     }
 }

@@ -22,7 +22,7 @@ final class DoctorOutput {
 
     /**
      * One line per finding grouped by load balancer, the skipped checks, then
-     * {@code N load balancers checked, E errors, W warnings}.
+     * {@code N load balancers checked, E errors, W warnings} (and {@code , A advice} when there is scale advice).
      */
     static List<String> text(DiagnosisReport report) {
         List<String> out = new ArrayList<>();
@@ -40,7 +40,8 @@ final class DoctorOutput {
             skippedByReason.computeIfAbsent(s.reason(), k -> new ArrayList<>()).add(s.code().code());
         }
         skippedByReason.forEach((reason, codes) -> out.add("skipped " + String.join(", ", codes) + ": " + reason));
-        out.add(report.checked() + " load balancers checked, " + report.errors() + " errors, " + report.warnings() + " warnings");
+        out.add(report.checked() + " load balancers checked, " + report.errors() + " errors, " + report.warnings() + " warnings"
+                + (report.advice() == 0 ? "" : ", " + report.advice() + " advice"));
         return out;
     }
 

@@ -82,7 +82,7 @@ final class EventMapper {
             case "Load_Balancer_Group" -> group(before, after, cache, mapped, out);
             case "Logical_Router_Port" -> routerPort(e.uuid(), before, after, cache, out);
             case "Logical_Switch_Port" -> switchPort(before, after, out);
-            case "Load_Balancer_Health_Check" -> {
+            case "Load_Balancer_Health_Check", "Logical_Router_Policy" -> {
                 for (Row r : new Row[] {before, after}) {
                     if (r != null) {
                         ownedKey(r, out);

@@ -87,7 +87,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
      */
     public static MonitorRequest monitorRequest() {
         return MonitorRequest.tables("Load_Balancer", "Load_Balancer_Group", "Logical_Router", "Logical_Switch",
-                "Logical_Router_Port", "NAT", "Logical_Switch_Port", "Load_Balancer_Health_Check", "NB_Global")
+                "Logical_Router_Port", "NAT", "Logical_Switch_Port", "Load_Balancer_Health_Check", "NB_Global",
+                "Logical_Router_Policy")
                 .withoutRowVersions();
     }
 
@@ -139,9 +140,10 @@ public final class LoadBalancerEngine implements AutoCloseable {
      * @throws IllegalStateException when the engine is not {@linkplain #start() started}
      */
     public CompletableFuture<ApplyResult> apply(String owner, List<LoadBalancerSpec> specs, ApplyOption... options) {
-        Map<String, List<SpecError>> checked = SpecValidator.validate(owner, specs);
-        boolean allowMassDelete = List.of(options).contains(ApplyOption.ALLOW_MASS_DELETE);
-        return limited(() -> loop.apply(owner, List.copyOf(specs), checked, allowMassDelete));
+        List<LoadBalancerSpec> copy = Arguments.specs(Objects.requireNonNull(owner, "owner"), specs);
+        boolean allowMassDelete = Arguments.options(options).contains(ApplyOption.ALLOW_MASS_DELETE);
+        Map<String, List<SpecError>> checked = SpecValidator.validate(owner, copy);
+        return limited(() -> loop.apply(owner, copy, checked, allowMassDelete));
     }
 
     /**
@@ -157,6 +159,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
      * @throws IllegalStateException when the engine is not {@linkplain #start() started}
      */
     public CompletableFuture<ApplyResult> declareComplete(String owner) {
+        Objects.requireNonNull(owner, "owner");
         return limited(() -> loop.declareComplete(owner));
     }
 
@@ -169,6 +172,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
      * @throws IllegalStateException when the engine is not {@linkplain #start() started}
      */
     public CompletableFuture<ApplyResult> releaseHeldDeletions(String owner) {
+        Objects.requireNonNull(owner, "owner");
         return limited(() -> loop.releaseHeld(owner));
     }
 
@@ -181,7 +185,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
      * @return the lock's name, e.g. {@code ovnj_kube_dc_3fa1c2e9} for owner {@code kube-dc}
      */
     public static String ownerLockName(String owner) {
-        return OwnerLeases.lockName(owner);
+        return OwnerLeases.lockName(Objects.requireNonNull(owner, "owner"));
     }
 
     /**
@@ -196,6 +200,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
      *     request timeout
      */
     public CompletableFuture<ApplyResult> upsert(String owner, LoadBalancerSpec spec) {
+        Objects.requireNonNull(owner, "owner");
+        Objects.requireNonNull(spec, "spec");
         List<SpecError> errors = SpecValidator.validate(owner, spec);
         if (!errors.isEmpty()) {
             return CompletableFuture.failedFuture(new InvalidSpecException(errors));
@@ -213,6 +219,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
      *     within the request timeout
      */
     public CompletableFuture<ApplyResult> remove(String owner, String name) {
+        Objects.requireNonNull(owner, "owner");
+        Objects.requireNonNull(name, "name");
         return limited(() -> loop.remove(owner, name));
     }
 
@@ -227,7 +235,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
      * @return the plan, with invalid specs, conflicts and held deletions listed
      */
     public LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, ApplyOption... options) {
-        return loop.plan(owner, List.copyOf(specs), List.of(options).contains(ApplyOption.ALLOW_MASS_DELETE));
+        List<LoadBalancerSpec> copy = Arguments.specs(Objects.requireNonNull(owner, "owner"), specs);
+        return loop.plan(owner, copy, Arguments.options(options).contains(ApplyOption.ALLOW_MASS_DELETE));
     }
 
     /**
@@ -237,7 +246,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
      * @return spec name to status (empty for an unknown owner)
      */
     public Map<String, SpecStatus> status(String owner) {
-        return loop.status(owner);
+        return loop.status(Objects.requireNonNull(owner, "owner"));
     }
 
     /**
@@ -290,7 +299,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
      * @param listener the listener
      */
     public void addListener(EngineListener listener) {
-        bus.add(listener);
+        bus.add(Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -316,7 +325,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
         if (!started) {
             // Without start() nothing follows the database: the engine would write once and
             // never repair, while its status kept saying APPLIED.
-            throw new IllegalStateException("the engine is not started: call start() before apply, upsert, remove or synced");
+            throw new IllegalStateException("the engine is not started: call start() before apply, upsert, remove, declareComplete or releaseHeldDeletions");
         }
         if (pendingRequests.incrementAndGet() > settings.maxPendingRequests()) {
             pendingRequests.decrementAndGet();
@@ -359,6 +368,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
          * @return this builder
          */
         public Builder batchWindow(Duration window) {
+            Objects.requireNonNull(window, "window");
             if (window.isNegative()) {
                 throw new IllegalArgumentException("batchWindow must not be negative: " + window);
             }
@@ -402,6 +412,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
          * @return this builder
          */
         public Builder retryBackoff(Duration min, Duration max) {
+            Objects.requireNonNull(min, "min");
+            Objects.requireNonNull(max, "max");
             if (min.isNegative() || max.compareTo(min) < 0) {
                 throw new IllegalArgumentException("retryBackoff needs 0 <= min <= max: " + min + ", " + max);
             }
@@ -442,6 +454,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
          * @return this builder
          */
         public Builder stallTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
             if (timeout.isNegative() || timeout.isZero()) {
                 throw new IllegalArgumentException("stallTimeout must be positive: " + timeout);
             }

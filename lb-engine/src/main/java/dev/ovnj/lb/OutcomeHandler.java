@@ -132,7 +132,8 @@ final class OutcomeHandler {
 
     /** Whether a repair put back what someone changed, on rows that still existed (no row or group recreated). */
     private static boolean changedNotDeleted(LoadBalancerPlan plan) {
-        return plan.changes().stream().noneMatch(c -> c instanceof PlanChange.CreateRow || c instanceof PlanChange.CreateGroup);
+        return plan.changes().stream().noneMatch(c -> c instanceof PlanChange.CreateRow || c instanceof PlanChange.CreateGroup
+                || c instanceof PlanChange.CreatePolicy);
     }
 
     private static LoadBalancerPlan withoutGroups(LoadBalancerPlan plan, Set<String> created) {
@@ -330,6 +331,12 @@ final class OutcomeHandler {
             return "health check " + h.vip() + " options";
         } else if (c instanceof PlanChange.RemoveHealthCheck h) {
             return "health check " + h.vip() + " removed";
+        } else if (c instanceof PlanChange.CreatePolicy p) {
+            return "policy recreated on router " + p.routerName();
+        } else if (c instanceof PlanChange.UpdatePolicy p) {
+            return "policy on router " + p.routerName();
+        } else if (c instanceof PlanChange.DeletePolicy p) {
+            return "policy removed from router " + p.routerName();
         }
         return "deleted";
     }

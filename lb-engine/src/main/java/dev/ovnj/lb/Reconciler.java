@@ -242,8 +242,9 @@ final class Reconciler {
     }
 
     /**
-     * How many Load_Balancer rows the owner has per spec (a spec has one row per protocol); none
-     * before the first sync (the sync then checks every owner again).
+     * How many Load_Balancer rows the owner has per spec (a spec has one row per protocol; one left
+     * with source-range policies only has zero); none before the first sync (the sync then checks
+     * every owner again).
      */
     Map<String, Integer> rowsBySpec(String owner) {
         return cache.read(() -> {
@@ -253,12 +254,21 @@ final class Reconciler {
                 return out;
             }
             for (Row r : lbs.get().lookup(Planner.LB_BY_OWNER, owner)) {
-                String spec = r.get("external_ids") instanceof Map<?, ?> ids && ids.get(DesiredRow.SPEC_KEY) instanceof String s
-                        ? s : "";
-                out.merge(spec, 1, Integer::sum);
+                out.merge(specOf(r), 1, Integer::sum);
             }
+            // A spec whose load balancers are gone but whose source-range policies are left counts
+            // no row against the deletion budget, and is stale all the same.
+            cache.findTable("Logical_Router_Policy").ifPresent(policies -> {
+                for (Row r : policies.lookup(Planner.POLICY_BY_OWNER, owner)) {
+                    out.putIfAbsent(specOf(r), 0);
+                }
+            });
             return out;
         });
+    }
+
+    private static String specOf(Row r) {
+        return r.get("external_ids") instanceof Map<?, ?> ids && ids.get(DesiredRow.SPEC_KEY) instanceof String s ? s : "";
     }
 
     /** Joins plans of one owner; a group that several specs need is created once. */

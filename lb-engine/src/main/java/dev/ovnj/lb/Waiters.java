@@ -87,7 +87,15 @@ final class Waiters {
                 failNow(req, new EngineClosedException());
                 return;
             }
-            declare.accept(req);
+            try {
+                declare.accept(req);
+            } catch (RuntimeException | Error e) {
+                // Fenced at the boundary: the caller holds a future, which must not wait for the
+                // deadline (or for ever) because of a defect; the step's own fence logs it.
+                failNow(req, new IllegalStateException("the engine failed while taking in this " + kind.name().toLowerCase(java.util.Locale.ROOT)
+                        + " of owner " + owner + ": " + e, e));
+                throw e;
+            }
         });
         if (!queued && req.answer()) {
             f.completeExceptionally(new EngineClosedException());

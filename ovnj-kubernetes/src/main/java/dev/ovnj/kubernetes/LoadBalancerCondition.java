@@ -17,8 +17,8 @@ import java.util.stream.Collectors;
  * {@code True} when the engine says APPLIED, else {@code False}; the reason is the engine's state
  * (APPLIED, WAITING, INVALID, CONFLICT, FAILED, PENDING, or any state a later engine adds, such as
  * HELD) or one of the controller's own ({@code AddressUnavailable}, {@code AddressConflict},
- * {@code InvalidAnnotation}); the message is the engine's reason in words, and the backends' health
- * when the Service has a health check.
+ * {@code InvalidAnnotation}); the message is the engine's reason in words, the backends' health
+ * when the Service has a health check, and the notes of {@link #withNotes}.
  *
  * @param status {@code True} or {@code False}
  * @param reason the state
@@ -36,6 +36,18 @@ record LoadBalancerCondition(String status, String reason, String message) {
             message = message + "; backends " + health(status.backendHealth());
         }
         return new LoadBalancerCondition(applied ? "True" : "False", status.state().name(), message);
+    }
+
+    /**
+     * This condition with notes added to its message (VIPs rejecting or draining for want of ready
+     * endpoints, a family missing, a clamped field), so that each of them is visible on the
+     * Service and a change of them is a change of the condition.
+     */
+    LoadBalancerCondition withNotes(List<String> notes) {
+        if (notes.isEmpty()) {
+            return this;
+        }
+        return new LoadBalancerCondition(status, reason, message + "; " + String.join("; ", notes));
     }
 
     /** A condition the controller sets itself, before the engine is asked. */

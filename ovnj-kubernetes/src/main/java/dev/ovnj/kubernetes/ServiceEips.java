@@ -7,16 +7,19 @@ import dev.ovnj.nb.eip.EipRequest;
 import dev.ovnj.nb.eip.EipView;
 import dev.ovnj.nb.ip.IpAddresses;
 import dev.ovnj.nb.ip.IpFamily;
+import dev.ovnj.nb.ip.IpNetwork;
 import dev.ovnj.nb.model.LogicalRouterPort;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.ovsdb.tx.Operations;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -72,19 +75,35 @@ final class ServiceEips {
             if (wanted.putIfAbsent(IpFamily.of(ip), ip) != null) {
                 throw new Unavailable("more than one requested " + IpFamily.of(ip) + " address: " + requested, false);
             }
+            if (!families.contains(IpFamily.of(ip))) {
+                throw new Unavailable("requested address " + literal + " is " + ServiceIpFamilies.name(IpFamily.of(ip))
+                        + ", and the Service is served in " + String.join(" and ", families.stream().map(ServiceIpFamilies::name).toList())
+                        + " only", false);
+            }
         }
         List<InetAddress> held = claimsOf(owner);
         List<InetAddress> out = new ArrayList<>();
-        for (IpFamily family : families) {
-            InetAddress ip = wanted.get(family);
-            if (ip != null) {
-                claim(owner, ip);
-            } else {
-                Optional<InetAddress> existing = held.stream().filter(a -> IpFamily.of(a) == family).findFirst();
-                ip = existing.isPresent() ? existing.get()
-                        : allocator.allocate(EipRequest.of(port, owner).withFamily(family)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        try {
+            for (IpFamily family : families) {
+                InetAddress ip = wanted.get(family);
+                if (ip != null) {
+                    claim(owner, ip);
+                } else {
+                    Optional<InetAddress> existing = held.stream().filter(a -> IpFamily.of(a) == family).findFirst();
+                    ip = existing.isPresent() ? existing.get()
+                            : allocator.allocate(EipRequest.of(port, owner).withFamily(family)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                }
+                out.add(ip);
             }
-            out.add(ip);
+        } catch (Exception e) {
+            // One family cannot be had: the Service is not served, so it keeps no address it
+            // claimed for the others in this call (those it held before stay, with its load balancer).
+            for (InetAddress fresh : out) {
+                if (!held.contains(fresh)) {
+                    allocator.release(IpAddresses.format(fresh)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                }
+            }
+            throw e;
         }
         for (InetAddress old : held) {
             if (!out.contains(old)) {
@@ -92,6 +111,38 @@ final class ServiceEips {
             }
         }
         return List.copyOf(out);
+    }
+
+    /** The families of the external port's networks, from the client's cache; empty when the port does not exist. */
+    Set<IpFamily> families() {
+        Set<IpFamily> out = EnumSet.noneOf(IpFamily.class);
+        client.cache().read(() -> {
+            client.cache().table(LogicalRouterPort.TABLE.name()).rows().stream()
+                    .filter(r -> port.equals(r.get(LogicalRouterPort.NAME.name())))
+                    .map(LogicalRouterPort::fromRow)
+                    .forEach(p -> p.networks().forEach(cidr -> {
+                        try {
+                            out.add(IpNetwork.parse(cidr).family());
+                        } catch (IllegalArgumentException malformed) {
+                            // Another client's malformed network offers no address.
+                        }
+                    }));
+            return null;
+        });
+        return out;
+    }
+
+    /**
+     * Releases the Service's claims that no load balancer's VIP uses: a Service that cannot be
+     * served holds no address it does not serve on (one it is served on stays, with the load
+     * balancer, until the Service is served anew or withdrawn).
+     */
+    void releaseUnused(String owner) throws Exception {
+        for (InetAddress ip : claimsOf(owner)) {
+            if (view.realization(ip).vips().isEmpty()) {
+                allocator.release(IpAddresses.format(ip)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        }
     }
 
     /** Releases every address the Service claims. */

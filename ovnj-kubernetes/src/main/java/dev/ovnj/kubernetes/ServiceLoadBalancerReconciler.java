@@ -9,7 +9,6 @@ import dev.ovnj.lb.spec.HealthCheck;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.nb.eip.EipExhaustedException;
 import dev.ovnj.nb.ip.IpAddresses;
-import dev.ovnj.nb.ip.IpFamily;
 import io.fabric8.kubernetes.api.model.LoadBalancerIngress;
 import io.fabric8.kubernetes.api.model.LoadBalancerIngressBuilder;
 import io.fabric8.kubernetes.api.model.Service;
@@ -42,8 +41,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps one OVN load balancer per Service of type {@code LoadBalancer} (of the configured
- * {@code loadBalancerClass}, if one is set), on EIPs claimed for the Service, with its ready
- * endpoints as backends; withdraws it when the Service is deleted or stops being such a Service.
+ * {@code loadBalancerClass}, if one is set), on EIPs claimed for the Service (one per IP family it
+ * is served in, {@link ServiceIpFamilies}), with its endpoints as backends and its fields as options
+ * ({@link ServiceSpecs}); withdraws it when the Service is deleted or stops being such a Service.
  *
  * <p>Each reconciliation resolves the Service's addresses ({@link ServiceEips}), declares its spec
  * with {@link LoadBalancerEngine#upsert} and waits for the engine's verdict, then writes
@@ -158,26 +158,46 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         try {
             healthCheck = ServiceAnnotations.healthCheck(service);
         } catch (IllegalArgumentException e) {
-            return verdict(service, List.of(), LoadBalancerCondition.failed("InvalidAnnotation", e.getMessage()));
+            return verdict(service, List.of(), LoadBalancerCondition.failed("InvalidAnnotation", e.getMessage()), List.of());
+        }
+        ServiceIpFamilies families;
+        try {
+            families = ServiceIpFamilies.choose(service, eips.families(), settings.externalPort());
+        } catch (IllegalArgumentException e) {
+            // No address is claimed for a Service that cannot be served, and one claimed before
+            // (by a controller that claimed family by family) is let go unless a VIP still uses it.
+            try {
+                eips.releaseUnused(name);
+            } catch (Exception releaseFailed) {
+                if (releaseFailed instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                LOG.warn("Service {}: unused address claims not released yet: {}", name, releaseFailed.toString());
+            }
+            return verdict(service, List.of(), LoadBalancerCondition.failed("AddressUnavailable", e.getMessage()), List.of());
         }
         List<InetAddress> addresses;
         try {
-            addresses = eips.resolve(name, families(service), ServiceAnnotations.requestedAddresses(service));
+            addresses = eips.resolve(name, families.families(), ServiceAnnotations.requestedAddresses(service));
         } catch (ServiceEips.Unavailable e) {
             return verdict(service, List.of(), LoadBalancerCondition.failed(e.conflict() ? "AddressConflict" : "AddressInvalid",
-                    e.getMessage()));
+                    e.getMessage()), List.of());
         } catch (Exception e) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
             String reason = cause instanceof EipExhaustedException ? "AddressUnavailable" : "AddressFailed";
-            return verdict(service, List.of(), LoadBalancerCondition.failed(reason, String.valueOf(cause.getMessage())));
+            return verdict(service, List.of(), LoadBalancerCondition.failed(reason, String.valueOf(cause.getMessage())), List.of());
         }
-        LoadBalancerSpec spec;
+        ServiceSpecs.Translation translation;
         try {
-            spec = ServiceSpecs.spec(service, context.getSecondaryResources(EndpointSlice.class), addresses, attachment, healthCheck);
+            translation = ServiceSpecs.translate(service, context.getSecondaryResources(EndpointSlice.class), addresses, attachment,
+                    healthCheck);
         } catch (IllegalArgumentException e) {
-            return verdict(service, addresses, LoadBalancerCondition.failed(SpecStatus.State.INVALID.name(), e.getMessage()));
+            // Refused before the engine is asked: the load balancer stays as it was, whole.
+            return verdict(service, addresses, SourceRanges.refusal(service, e, SpecStatus.State.INVALID.name()), List.of());
         }
-        return verdict(service, addresses, LoadBalancerCondition.of(declare(spec)));
+        List<String> notes = new ArrayList<>(translation.notes());
+        families.note().ifPresent(notes::add);
+        return verdict(service, addresses, LoadBalancerCondition.of(declare(translation.spec())).withNotes(notes), translation.clamped());
     }
 
     /** Declares the spec and returns the engine's verdict on it, whichever way the future ends. */
@@ -212,16 +232,23 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
                 Optional.empty(), List.of(), Optional.empty(), 0, 0);
     }
 
-    /** Writes the condition (with an Event when it changed) and, once applied, the ingress addresses. */
-    private UpdateControl<Service> verdict(Service service, List<InetAddress> addresses, LoadBalancerCondition condition) {
+    /**
+     * Writes the condition (with an Event when it changed, and a Warning Event per clamped field,
+     * whose note is part of the condition) and, once applied, the ingress addresses: each with
+     * {@code ipMode: VIP}, since traffic to it reaches the backends through OVN's load balancer
+     * with the EIP as destination.
+     */
+    private UpdateControl<Service> verdict(Service service, List<InetAddress> addresses, LoadBalancerCondition condition,
+                                           List<String> clamped) {
         boolean applied = condition.status().equals("True");
         List<LoadBalancerIngress> ingress = applied ? addresses.stream()
-                .map(ip -> new LoadBalancerIngressBuilder().withIp(IpAddresses.format(ip)).build()).toList()
+                .map(ip -> new LoadBalancerIngressBuilder().withIp(IpAddresses.format(ip)).withIpMode("VIP").build()).toList()
                 : currentIngress(service);
         boolean changed = !condition.isOn(service) || !ingress.equals(currentIngress(service));
         if (!condition.isOn(service)) {
             LOG.info("Service {}: {} {}", ServiceSpecs.specName(service), condition.reason(), condition.message());
             events.record(service, condition.warning(), condition.reason(), condition.message());
+            clamped.forEach(field -> events.record(service, true, "FieldClamped", field));
             metrics.condition(condition.reason());
         }
         UpdateControl<Service> control;
@@ -298,18 +325,6 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     /** A little longer than the engine's own bound, so that its SpecTimeoutException arrives first. */
     private Duration waitBound() {
         return engine.requestTimeout().plusSeconds(2);
-    }
-
-    private static List<IpFamily> families(Service service) {
-        List<String> declared = service.getSpec().getIpFamilies();
-        if (declared == null || declared.isEmpty()) {
-            return List.of(IpFamily.IPV4);
-        }
-        List<IpFamily> out = new ArrayList<>();
-        for (String f : declared) {
-            out.add("IPv6".equals(f) ? IpFamily.IPV6 : IpFamily.IPV4);
-        }
-        return List.copyOf(out);
     }
 
     private static List<LoadBalancerIngress> currentIngress(Service service) {

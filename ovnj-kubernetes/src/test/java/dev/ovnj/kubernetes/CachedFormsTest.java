@@ -74,8 +74,11 @@ class CachedFormsTest {
         assertThat(ServiceLoadBalancerReconciler.serviceOf(kept)).contains("web");
         for (ServicePort port : Kube.loadBalancer("web").getSpec().getPorts()) {
             Protocol protocol = Protocol.parse(port.getProtocol());
-            assertThat(ServiceSpecs.backends(port, protocol, IpFamily.IPV4, List.of(kept)))
-                    .isEqualTo(ServiceSpecs.backends(port, protocol, IpFamily.IPV4, List.of(whole))).isNotEmpty();
+            for (boolean publishNotReady : new boolean[] {false, true}) {
+                ServiceSpecs.Backends fromKept = ServiceSpecs.backends(port, protocol, IpFamily.IPV4, List.of(kept), publishNotReady);
+                assertThat(fromKept).isEqualTo(ServiceSpecs.backends(port, protocol, IpFamily.IPV4, List.of(whole), publishNotReady));
+                assertThat(fromKept.addresses()).isNotEmpty();
+            }
         }
         assertThat(kept.getEndpoints()).hasSize(3).extracting(e -> e.getConditions().getReady()).containsExactly(true, true, false);
         assertThat(kept.getMetadata().getLabels()).isEqualTo(Map.of("kubernetes.io/service-name", "web"));

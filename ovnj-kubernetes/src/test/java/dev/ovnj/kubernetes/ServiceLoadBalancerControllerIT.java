@@ -6,7 +6,9 @@ import static dev.ovnj.kubernetes.Kube.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.ovnj.testkit.Await;
+import io.fabric8.kubernetes.api.model.ClientIPConfig;
 import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.SessionAffinityConfig;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -77,6 +79,13 @@ class ServiceLoadBalancerControllerIT extends ControllerTestBase {
                 && events("greedy").stream().anyMatch(e -> e.getType().equals("Warning") && e.getReason().equals("AddressConflict")));
         assertThat(ingress("greedy")).isEmpty();
 
+        // An address of a family the Service is not served in is refused, not ignored.
+        Service v6 = loadBalancer("v6");
+        v6.getSpec().setLoadBalancerIP("fd00:10::5");
+        kube.resource(v6).create();
+        Await.until(WAIT, "AddressInvalid naming the family", () -> condition("v6").map(c -> c.getReason().equals("AddressInvalid")
+                && c.getMessage().equals("requested address fd00:10::5 is IPv6, and the Service is served in IPv4 only")).orElse(false));
+
         // A foreign load balancer on the address another Service asks for: the engine's CONFLICT.
         nbctl.run("lb-add", "foreign", FIRST_EIP + ":80", "10.9.9.9:80");
         nbctl.run("lr-lb-add", ROUTER, "foreign");
@@ -127,4 +136,57 @@ class ServiceLoadBalancerControllerIT extends ControllerTestBase {
         assertThat(service("other").getMetadata().getFinalizers()).isNullOrEmpty();
     }
 
+    @Test
+    void serviceFieldsBecomeOptionsOrAVisibleRefusalAndNeverAHalfChangedLoadBalancer() {
+        controller(settings(), b -> b);
+        // ClientIP affinity above OVN's maximum, Local traffic policy, dual stack preferred on an
+        // IPv4-only external network, and no endpoints at all.
+        Service sticky = loadBalancer("sticky");
+        sticky.getSpec().setSessionAffinity("ClientIP");
+        sticky.getSpec().setSessionAffinityConfig(new SessionAffinityConfig(new ClientIPConfig(86400)));
+        sticky.getSpec().setExternalTrafficPolicy("Local");
+        sticky.getSpec().setIpFamilyPolicy("PreferDualStack");
+        sticky.getSpec().setIpFamilies(List.of("IPv4", "IPv6"));
+        kube.resource(sticky).create();
+        awaitVips("shop/sticky-tcp", "{\"" + FIRST_EIP + ":80\"=\"\"}");
+        assertThat(nbctl.run("get", "Load_Balancer", "shop/sticky-tcp", "options"))
+                .isEqualTo("{affinity_timeout=\"65535\", reject=\"true\", skip_snat=\"true\"}");
+        assertThat(nbctl.run("get", "Load_Balancer", "shop/sticky-udp", "options"))
+                .isEqualTo("{affinity_timeout=\"65535\", reject=\"true\", skip_snat=\"true\"}");
+        Await.until(WAIT, "APPLIED saying what is missing and clamped, ingress with ipMode VIP", () -> condition("sticky")
+                .map(c -> c.getStatus().equals("True") && c.getMessage().contains("no ready endpoints: every VIP rejects connections")
+                        && c.getMessage().contains("no IPv6 network, serving IPv4 only")
+                        && c.getMessage().contains("timeoutSeconds: 86400 s is above OVN's maximum")).orElse(false)
+                && service("sticky").getStatus().getLoadBalancer().getIngress().stream()
+                        .anyMatch(i -> i.getIp().equals(FIRST_EIP) && "VIP".equals(i.getIpMode())));
+        Await.until(WAIT, "a Warning Event naming the clamped field", () -> events("sticky").stream()
+                .anyMatch(e -> e.getType().equals("Warning") && e.getReason().equals("FieldClamped")
+                        && e.getMessage().startsWith("spec.sessionAffinityConfig.clientIP.timeoutSeconds: 86400")));
+
+        // A value OVN cannot take at all is refused before the engine is asked: the load balancer stays whole.
+        editService("sticky", s -> {
+            s.getSpec().getSessionAffinityConfig().getClientIP().setTimeoutSeconds(0);
+            s.getSpec().setExternalTrafficPolicy("Cluster");
+            return s;
+        });
+        Await.until(WAIT, "INVALID naming the field", () -> condition("sticky").map(c -> c.getReason().equals("INVALID")
+                && c.getMessage().contains("spec.sessionAffinityConfig.clientIP.timeoutSeconds: 0")).orElse(false));
+        assertThat(nbctl.run("get", "Load_Balancer", "shop/sticky-tcp", "options"))
+                .isEqualTo("{affinity_timeout=\"65535\", reject=\"true\", skip_snat=\"true\"}");
+
+        // RequireDualStack on the same network fails naming IPv6 and holds no IPv4 claim meanwhile,
+        // not even one an earlier controller left (it claimed IPv4 before finding no IPv6).
+        nbctl.run("set", "Logical_Router_Port", EXTERNAL_PORT, "external_ids:\"ovnj.eip." + SECOND_EIP + "\"=\"shop/dual\"");
+        Service dual = loadBalancer("dual");
+        dual.getSpec().setIpFamilyPolicy("RequireDualStack");
+        dual.getSpec().setIpFamilies(List.of("IPv4", "IPv6"));
+        kube.resource(dual).create();
+        Await.until(WAIT, "AddressUnavailable naming IPv6", () -> condition("dual").map(c -> c.getStatus().equals("False")
+                && c.getReason().equals("AddressUnavailable") && c.getMessage().contains("RequireDualStack")
+                && c.getMessage().contains("no IPv6 network")).orElse(false));
+        Await.until(WAIT, "the left-over claim released", () -> !claims().contains("shop/dual"));
+        assertThat(claims()).contains(FIRST_EIP + "=\"shop/sticky\"");
+        assertThat(lbNames()).doesNotContain("shop/dual-tcp");
+        assertThat(ingress("dual")).isEmpty();
+    }
 }

@@ -124,7 +124,9 @@ public final class Diagnosis {
         List<List<Finding>> bySubject = new ArrayList<>();
         Map<UUID, GatewaylessRouter> gatewayless = new LinkedHashMap<>();
         Map<UUID, Integer> firstOn = new HashMap<>();
+        Map<UUID, String> checkedRows = new LinkedHashMap<>();
         for (Subject s : subjects(nb)) {
+            s.rows().forEach(r -> r.uuid().ifPresent(u -> checkedRows.put(u, s.name())));
             LoadBalancerCheck check = new LoadBalancerCheck(s, nb, sb, usableTracer, vip, gatewayless);
             bySubject.add(new ArrayList<>(check.run()));
             skipped.addAll(check.skipped());
@@ -134,6 +136,10 @@ public final class Diagnosis {
         gatewayless.forEach((r, g) -> bySubject.get(firstOn.get(r)).add(g.finding()));
         List<Finding> findings = new ArrayList<>();
         bySubject.forEach(findings::addAll);
+        if (loadBalancer.isEmpty() && vip.isEmpty()) {
+            // Advice is about the set of load balancers, so only a run over all of them gives it.
+            findings.addAll(new ScaleAdvice(nb, checkedRows).findings());
+        }
         return new DiagnosisReport(findings, bySubject.size(), skipped);
     }
 

@@ -43,6 +43,15 @@ public record DiagnosisReport(List<Finding> findings, int checked, List<SkippedC
     }
 
     /**
+     * How many findings are scale advice.
+     *
+     * @return the advice count
+     */
+    public long advice() {
+        return findings.stream().filter(f -> f.severity() == Severity.ADVICE).count();
+    }
+
+    /**
      * Whether no finding is an error.
      *
      * @return true when healthy (warnings allowed)

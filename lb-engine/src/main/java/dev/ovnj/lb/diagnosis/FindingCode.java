@@ -26,7 +26,13 @@ public enum FindingCode {
     /** Another load balancer serves the same VIP and protocol on the same router or switch. */
     CONFLICT("conflict", Severity.ERROR, false),
     /** {@code ovn-trace} from the gateway port to the VIP does not end in load balancing to the desired backends. */
-    TRACE_MISMATCH("trace-mismatch", Severity.ERROR, true);
+    TRACE_MISMATCH("trace-mismatch", Severity.ERROR, true),
+    /** Load balancers attached one by one to many switches and routers, where a group would do. */
+    SCALE_LB_GROUP("scale-lb-group", Severity.ADVICE, false),
+    /** A router load balancer's VIPs are all routed, yet its ARP/ND responder is left at the default. */
+    SCALE_NEIGHBOR_RESPONDER("scale-neighbor-responder", Severity.ADVICE, false),
+    /** Load balancers set their own {@code hairpin_snat_ip}, which multiplies ovn-controller's hairpin flows. */
+    SCALE_HAIRPIN_SNAT_IP("scale-hairpin-snat-ip", Severity.ADVICE, false);
 
     private final String code;
     private final Severity severity;

@@ -3,7 +3,6 @@ package dev.ovnj.lb.diagnosis;
 import dev.ovnj.lb.spec.Endpoint;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.VipSpec;
-import dev.ovnj.nb.ip.IpNetwork;
 import dev.ovnj.nb.model.LoadBalancer;
 import dev.ovnj.nb.model.LogicalRouter;
 import dev.ovnj.nb.model.LogicalRouterPort;
@@ -95,8 +94,10 @@ final class LoadBalancerCheck {
         Map<String, List<String>> unambiguous = new LinkedHashMap<>(vips);
         findings.stream().filter(f -> f.code() == FindingCode.CONFLICT).forEach(f -> f.vip().ifPresent(unambiguous::remove));
         Set<UUID> gatewayless = new HashSet<>();
+        // neighbor_responder=none says the VIPs are routed to the router: no ARP/ND answer is wanted.
+        boolean routed = "none".equals(lb.options().get("neighbor_responder"));
         for (UUID r : routers) {
-            checkRouter(r, row, vips, gatewayless);
+            checkRouter(r, row, routed ? Map.of() : vips, gatewayless);
         }
         checkBackendPorts(row, vips);
         if (sb.isEmpty()) {
@@ -203,7 +204,8 @@ final class LoadBalancerCheck {
                 List<String> nets = nb.networks().networks(router.name());
                 add(FindingCode.VIP_OUTSIDE_ROUTER_NETWORKS, vip, "VIP address " + ep.host() + " of " + row + " is outside every network of router "
                         + router.name() + "'s ports (" + (nets.isEmpty() ? "it has none" : String.join(", ", nets))
-                        + "), so the router answers no ARP/ND for it", "use a VIP inside the external port's network, or add that network to the gateway port");
+                        + "), so the router answers no ARP/ND for it", "use a VIP inside the external port's network, or add that network to the gateway port"
+                        + " (if the upstream routes the VIP to the router, say so: options:neighbor_responder=none)");
             }
         }
         List<LogicalRouterPort> gateways = gatewayPorts(router);
@@ -232,13 +234,7 @@ final class LoadBalancerCheck {
     }
 
     private List<LogicalRouterPort> gatewayPorts(LogicalRouter router) {
-        List<LogicalRouterPort> out = new ArrayList<>();
-        for (LogicalRouterPort p : nb.portsOf(router)) {
-            if (!p.gatewayChassis().isEmpty() || p.haChassisGroup().isPresent() || p.options().containsKey("redirect-chassis")) {
-                out.add(p);
-            }
-        }
-        return out;
+        return RouterEntry.gatewayPorts(nb, router);
     }
 
     private void checkBackendPorts(String row, Map<String, List<String>> vips) {
@@ -432,7 +428,7 @@ final class LoadBalancerCheck {
                 continue;
             }
             Endpoint ep = Endpoint.parse(e.getKey());
-            Optional<LogicalRouterPort> port = ingressPort(router, ep);
+            Optional<LogicalRouterPort> port = RouterEntry.ingressPort(nb, router, ep);
             if (port.isEmpty()) {
                 continue;
             }
@@ -459,24 +455,6 @@ final class LoadBalancerCheck {
                 }
             }
         }
-    }
-
-    /** The port outside traffic for the VIP enters by: a gateway port, else the port whose network holds the VIP. */
-    private Optional<LogicalRouterPort> ingressPort(LogicalRouter router, Endpoint vip) {
-        List<LogicalRouterPort> gateways = gatewayPorts(router);
-        List<LogicalRouterPort> candidates = gateways.isEmpty() ? nb.portsOf(router) : gateways;
-        for (LogicalRouterPort p : candidates) {
-            for (String cidr : p.networks()) {
-                try {
-                    if (IpNetwork.parse(cidr).contains(vip.address())) {
-                        return Optional.of(p);
-                    }
-                } catch (IllegalArgumentException malformed) {
-                    // skip another client's malformed network
-                }
-            }
-        }
-        return candidates.stream().findFirst();
     }
 
     private static String microflow(LogicalRouterPort port, Endpoint vip, String protocol) {

@@ -42,6 +42,7 @@ public final class NorthboundFacts {
     private final Map<String, List<UUID>> balancersByName;
     private final Map<UUID, Set<UUID>> routersOf;
     private final Map<UUID, Set<UUID>> switchesOf;
+    private final Map<UUID, Set<UUID>> directOf;
     private final Map<UUID, String> groupNames;
     private final Map<UUID, Set<UUID>> groupsOf;
     private final Map<UUID, LogicalRouter> routers;
@@ -58,6 +59,7 @@ public final class NorthboundFacts {
         this.balancersByName = r.balancersByName;
         this.routersOf = r.routersOf;
         this.switchesOf = r.switchesOf;
+        this.directOf = r.directOf;
         this.groupNames = r.groupNames;
         this.groupsOf = r.groupsOf;
         this.routers = r.routers;
@@ -77,6 +79,11 @@ public final class NorthboundFacts {
      */
     public static MonitorRequest monitorRequest() {
         return MonitorRequest.tables(TABLES);
+    }
+
+    /** The tables {@link #read(RowCache)} needs, for requests that monitor more. */
+    static List<String> tables() {
+        return List.of(TABLES);
     }
 
     /**
@@ -119,6 +126,11 @@ public final class NorthboundFacts {
     /** Switches holding the row directly or through a group. */
     Set<UUID> switchesOf(UUID lb) {
         return switchesOf.getOrDefault(lb, Set.of());
+    }
+
+    /** Routers and switches holding the row directly, not through a group. */
+    Set<UUID> directDatapaths(UUID lb) {
+        return directOf.getOrDefault(lb, Set.of());
     }
 
     /** Names of the groups holding the row. */
@@ -200,6 +212,7 @@ public final class NorthboundFacts {
         final Map<String, List<UUID>> balancersByName = new HashMap<>();
         final Map<UUID, Set<UUID>> routersOf = new HashMap<>();
         final Map<UUID, Set<UUID>> switchesOf = new HashMap<>();
+        final Map<UUID, Set<UUID>> directOf = new HashMap<>();
         final Map<UUID, String> groupNames = new HashMap<>();
         final Map<UUID, Set<UUID>> groupsOf = new HashMap<>();
         final Map<UUID, LogicalRouter> routers = new HashMap<>();
@@ -250,6 +263,7 @@ public final class NorthboundFacts {
 
         private void attach(Map<UUID, Set<UUID>> holders, UUID datapath, Set<UUID> direct, Set<UUID> groups,
                             Map<UUID, Set<UUID>> groupMembers) {
+            direct.forEach(lb -> directOf.computeIfAbsent(lb, k -> new LinkedHashSet<>()).add(datapath));
             Set<UUID> served = new LinkedHashSet<>(direct);
             groups.forEach(g -> served.addAll(groupMembers.getOrDefault(g, Set.of())));
             for (UUID lb : served) {

@@ -13,8 +13,9 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@link Tracer} that runs {@code ovn-trace --summary} against a Southbound database. Connection
- * states are given as {@code new} so that a first packet's load-balancing shows.
+ * A {@link Tracer} that runs {@code ovn-trace} against a Southbound database: {@code --summary} with
+ * connection states {@code new} so that a first packet's load-balancing shows, or {@code --detailed}
+ * with the caller's options.
  */
 public final class OvnTrace implements Tracer {
     private static final List<String> ON_PATH = List.of("ovn-trace");
@@ -89,11 +90,24 @@ public final class OvnTrace implements Tracer {
 
     @Override
     public String trace(String datapath, String microflow) {
+        // One "new" per conntrack step a first packet passes (defrag/dnat, then the load balancer).
+        return run(List.of("--summary", "--ct=new", "--ct=new", "--ct=new", "--ct=new"), datapath, microflow);
+    }
+
+    @Override
+    public String traceDetailed(String datapath, String microflow, List<String> options) {
+        List<String> all = new ArrayList<>(List.of("--detailed"));
+        all.addAll(options);
+        return run(all, datapath, microflow);
+    }
+
+    private String run(List<String> options, String datapath, String microflow) {
         List<String> argv = new ArrayList<>(program);
         argv.add("--db=" + database);
         argv.addAll(tlsArgs);
-        // One "new" per conntrack step a first packet passes (defrag/dnat, then the load balancer).
-        argv.addAll(List.of("--summary", "--ct=new", "--ct=new", "--ct=new", "--ct=new", datapath, microflow));
+        argv.addAll(options);
+        argv.add(datapath);
+        argv.add(microflow);
         Path output;
         Process p;
         try {

@@ -7,7 +7,9 @@ public enum Severity {
     /** Traffic to the VIP does not (or will not) work as desired. */
     ERROR,
     /** Suspicious, but traffic may still work. */
-    WARNING;
+    WARNING,
+    /** Nothing wrong with traffic: a change that would cut the work OVN does (scale advice). */
+    ADVICE;
 
     /**
      * The word used in output: {@code error} or {@code warning}.

@@ -65,11 +65,16 @@ public final class SouthboundFacts {
      * @return the monitor request
      */
     public static MonitorRequest monitorRequest() {
+        return monitorRequest(List.of());
+    }
+
+    /** The same request with more columns of {@code Logical_Flow} (e.g. its {@code external_ids}). */
+    static MonitorRequest monitorRequest(List<String> moreFlowColumns) {
+        List<String> flowColumns = new ArrayList<>(List.of("match", "actions", "logical_datapath", "logical_dp_group"));
+        flowColumns.addAll(moreFlowColumns);
         List<TableMonitor> tables = new ArrayList<>();
         for (String t : TABLES) {
-            tables.add(t.equals("Logical_Flow")
-                    ? TableMonitor.all(t).columns("match", "actions", "logical_datapath", "logical_dp_group")
-                    : TableMonitor.all(t));
+            tables.add(t.equals("Logical_Flow") ? TableMonitor.all(t).columns(flowColumns.toArray(String[]::new)) : TableMonitor.all(t));
         }
         return MonitorRequest.of(tables.toArray(TableMonitor[]::new));
     }

@@ -1,5 +1,6 @@
 package dev.ovnj.lb.internal;
 
+import dev.ovnj.lb.plan.DesiredPolicy;
 import dev.ovnj.lb.plan.DesiredRow;
 import dev.ovnj.lb.plan.LoadBalancerPlan;
 import dev.ovnj.lb.plan.PlanChange;
@@ -46,8 +47,11 @@ public final class PlanTransactions {
         List<Transaction> out = new ArrayList<>();
         Batch batch = new Batch(plan, schema);
         for (PlanChange change : plan.changes()) {
+            // A spec's policies follow its load balancer changes and stay in their transaction:
+            // a VIP is never written without the policies that restrict it, nor left without them.
             boolean startsUnit = !(change instanceof PlanChange.Attach || change instanceof PlanChange.Detach
-                    || change instanceof PlanChange.AttachGroup);
+                    || change instanceof PlanChange.AttachGroup || change instanceof PlanChange.CreatePolicy
+                    || change instanceof PlanChange.UpdatePolicy || change instanceof PlanChange.DeletePolicy);
             if (startsUnit && batch.size() >= maxOps) {
                 out.add(batch.build());
                 batch = new Batch(plan, schema);
@@ -74,6 +78,7 @@ public final class PlanTransactions {
         private final Map<Ref, Set<Object>> attach = new LinkedHashMap<>();
         private final Map<Ref, Set<Object>> detach = new LinkedHashMap<>();
         private int healthChecks;
+        private int policies;
 
         /** A reference column of one target row. */
         private record Ref(String table, UUID uuid, String column) {
@@ -155,6 +160,19 @@ public final class PlanTransactions {
                 guard(h.uuid());
                 writes.add(Operations.mutate("Load_Balancer").where(byUuid(h.uuid()), owned)
                         .mutation(Mutation.delete("health_check", Set.of(h.healthCheck()))));
+            } else if (change instanceof PlanChange.CreatePolicy p) {
+                NamedUuid ref = new NamedUuid("policy" + policies++);
+                DesiredPolicy d = p.policy();
+                inserts.add(Operations.insert("Logical_Router_Policy").uuidName(ref.name()).value("priority", (long) d.priority())
+                        .value("match", d.match()).value("action", d.action()).value("external_ids", d.externalIds()));
+                refs(attach, "Logical_Router", p.routerUuid(), "policies").add(ref);
+            } else if (change instanceof PlanChange.UpdatePolicy p) {
+                DesiredPolicy d = p.policy();
+                writes.add(Operations.update("Logical_Router_Policy").where(byUuid(p.uuid()), owned)
+                        .set("priority", (long) d.priority()).set("match", d.match()).set("action", d.action())
+                        .set("external_ids", d.externalIds()));
+            } else if (change instanceof PlanChange.DeletePolicy p) {
+                refs(detach, "Logical_Router", p.routerUuid(), "policies").add(p.uuid());
             } else if (change instanceof PlanChange.DeleteRow d) {
                 deletes.add(Operations.delete("Load_Balancer").where(byUuid(d.uuid()), owned));
             }

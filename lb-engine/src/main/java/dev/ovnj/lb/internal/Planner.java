@@ -44,6 +44,11 @@ public final class Planner {
     static final IndexSpec ROUTER_BY_LB = IndexSpec.of("Logical_Router", "load_balancer");
     static final IndexSpec SWITCH_BY_LB = IndexSpec.of("Logical_Switch", "load_balancer");
     static final IndexSpec GROUP_BY_LB = IndexSpec.of("Load_Balancer_Group", "load_balancer");
+    /** Engine-managed source-range policies by owner, so specs left with only policies are found too. */
+    public static final IndexSpec POLICY_BY_OWNER = IndexSpec.mapKey(SourceRangePolicies.TABLE, "external_ids", DesiredRow.OWNER_KEY);
+    /** Source-range policies by spec name, and the routers that hold them. */
+    static final IndexSpec POLICY_BY_SPEC = IndexSpec.mapKey(SourceRangePolicies.TABLE, "external_ids", DesiredRow.SPEC_KEY);
+    static final IndexSpec ROUTER_BY_POLICY = IndexSpec.of("Logical_Router", "policies");
 
     /** Columns of an owned row that the engine sets and guards. */
     static final List<String> GUARDED = List.of("name", "vips", "protocol", "options", "selection_fields", "external_ids");
@@ -58,7 +63,7 @@ public final class Planner {
      */
     public static List<IndexSpec> indexes() {
         List<IndexSpec> out = new ArrayList<>(List.of(LB_BY_OWNER, LB_BY_SPEC, LB_BY_NAME, ROUTER_BY_NAME, SWITCH_BY_NAME, GROUP_BY_NAME,
-                ROUTER_BY_LB, SWITCH_BY_LB, GROUP_BY_LB));
+                ROUTER_BY_LB, SWITCH_BY_LB, GROUP_BY_LB, POLICY_BY_SPEC, POLICY_BY_OWNER, ROUTER_BY_POLICY));
         out.addAll(HealthChecks.indexes());
         return out;
     }
@@ -130,6 +135,7 @@ public final class Planner {
         private final TableCache routers;
         private final TableCache switches;
         private final TableCache groups;
+        private final SourceRangePolicies policies;
         // The engine plans one spec per run, twice per converge (to write it, then to see it
         // applied), so a run makes its collections only once it has something to put in them.
         private final List<PlanChange> changes = new ArrayList<>();
@@ -147,6 +153,7 @@ public final class Planner {
             this.routers = cache.table("Logical_Router");
             this.switches = cache.table("Logical_Switch");
             this.groups = cache.table("Load_Balancer_Group");
+            this.policies = new SourceRangePolicies(owner, cache);
         }
 
         LoadBalancerPlan plan(Collection<LoadBalancerSpec> specs, Function<LoadBalancerSpec, List<DesiredRow>> rowsOf,
@@ -205,6 +212,11 @@ public final class Planner {
                     continue;
                 }
                 int before = changes.size();
+                if (!policies.canHold(spec)) {
+                    // Without its policies the VIP would serve every source: nothing is written.
+                    pendingFor(spec, SourceRangePolicies.NOT_MONITORED);
+                    continue;
+                }
                 Set<UUID> uuids = Set.of();
                 for (DesiredRow plain : rows) {
                     HealthChecks.Resolution hc = HealthChecks.resolve(spec, plain.protocol(), cache);
@@ -227,6 +239,7 @@ public final class Planner {
                         attachments(spec, d, existing.uuid());
                     }
                 }
+                policies.plan(spec, changes);
                 if (changes.size() == before && !pending.containsKey(spec.name())) {
                     // One spec (the engine's run): a map of one, which the plan keeps as it is.
                     if (applied.isEmpty()) {
@@ -245,6 +258,7 @@ public final class Planner {
                 }
             }
             duplicates.forEach(r -> changes.add(new PlanChange.DeleteRow(r.uuid(), LoadBalancer.NAME.read(r).orElse(""))));
+            policies.deleteUndeclared(specs, keep, scope, changes);
             return new LoadBalancerPlan(owner, changes, guards, pending, conflicts, applied, Map.of());
         }
 

@@ -238,4 +238,70 @@ public sealed interface PlanChange {
             return "- " + rowName + " health check " + vip;
         }
     }
+
+    /**
+     * Insert a {@code Logical_Router_Policy} of a spec's source ranges and add it to the router's
+     * {@code policies}, in the transaction of the spec's load balancer changes (so a VIP is never
+     * served without its policies).
+     *
+     * @param routerName the router's name
+     * @param routerUuid the router's row
+     * @param spec the spec's name
+     * @param policy the policy
+     */
+    record CreatePolicy(String routerName, UUID routerUuid, String spec, DesiredPolicy policy) implements PlanChange {
+        @Override
+        public String subject() {
+            return spec + "/" + policy.key();
+        }
+
+        @Override
+        public String toString() {
+            return "+ policy " + subject() + " on router " + routerName + ": " + policy.priority() + " " + policy.match() + " "
+                    + policy.action();
+        }
+    }
+
+    /**
+     * Overwrite an owned policy's priority, match, action and {@code external_ids}.
+     *
+     * @param uuid the policy row
+     * @param routerName the router's name
+     * @param spec the spec's name
+     * @param policy what the row must hold
+     */
+    record UpdatePolicy(UUID uuid, String routerName, String spec, DesiredPolicy policy) implements PlanChange {
+        @Override
+        public String subject() {
+            return spec + "/" + policy.key();
+        }
+
+        @Override
+        public String toString() {
+            return "~ policy " + subject() + " on router " + routerName + ": " + policy.priority() + " " + policy.match() + " "
+                    + policy.action();
+        }
+    }
+
+    /**
+     * Remove an owned policy from its router's {@code policies}; the server then deletes the
+     * unreferenced row.
+     *
+     * @param uuid the policy row
+     * @param routerName the router's name
+     * @param routerUuid the router's row
+     * @param spec the spec's name
+     * @param key which policy of the spec it was
+     */
+    record DeletePolicy(UUID uuid, String routerName, UUID routerUuid, String spec, String key) implements PlanChange {
+        @Override
+        public String subject() {
+            return spec + "/" + key;
+        }
+
+        @Override
+        public String toString() {
+            return "- policy " + subject() + " on router " + routerName;
+        }
+    }
 }

@@ -24,10 +24,13 @@ import java.util.Set;
  * @param externalIds extra {@code external_ids} to write (the engine's own {@code ovnj.*} keys win)
  * @param healthCheckSources switch name to the health-check source addresses on it (at most one
  *     IPv4 and one IPv6), used for checked VIPs whose health check names no {@code sourceIp}
+ * @param sourceRanges the only client networks (CIDRs, IPv4 and IPv6) allowed to reach the
+ *     backends through the VIPs; empty allows every client. Enforced on the routers by
+ *     {@code Logical_Router_Policy} rows the engine owns (see the user guide, "Source ranges")
  */
 public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> routers, Set<String> switches,
                                Optional<String> group, LbOptions options, Map<String, String> externalIds,
-                               Map<String, List<String>> healthCheckSources) {
+                               Map<String, List<String>> healthCheckSources, List<String> sourceRanges) {
 
     /**
      * Copies the collections. Values are not checked here: {@link Builder#build()} checks them, and
@@ -41,6 +44,7 @@ public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> rout
      * @param switches Logical_Switch names to attach to
      * @param vips the VIPs
      * @param healthCheckSources switch name to health-check source addresses
+     * @param sourceRanges the client networks allowed, empty for all
      */
     public LoadBalancerSpec {
         Objects.requireNonNull(name, "name");
@@ -53,6 +57,25 @@ public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> rout
         Map<String, List<String>> sources = new java.util.LinkedHashMap<>();
         healthCheckSources.forEach((k, v) -> sources.put(k, List.copyOf(v)));
         healthCheckSources = java.util.Collections.unmodifiableMap(sources);
+        sourceRanges = List.copyOf(sourceRanges);
+    }
+
+    /**
+     * A spec without source ranges.
+     *
+     * @param name the spec's name
+     * @param vips the VIPs
+     * @param routers Logical_Router names
+     * @param switches Logical_Switch names
+     * @param group optional Load_Balancer_Group name
+     * @param options load-balancer options
+     * @param externalIds extra external_ids
+     * @param healthCheckSources switch name to health-check source addresses
+     */
+    public LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> routers, Set<String> switches,
+                            Optional<String> group, LbOptions options, Map<String, String> externalIds,
+                            Map<String, List<String>> healthCheckSources) {
+        this(name, vips, routers, switches, group, options, externalIds, healthCheckSources, List.of());
     }
 
     /**
@@ -68,7 +91,7 @@ public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> rout
      */
     public LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> routers, Set<String> switches,
                             Optional<String> group, LbOptions options, Map<String, String> externalIds) {
-        this(name, vips, routers, switches, group, options, externalIds, Map.of());
+        this(name, vips, routers, switches, group, options, externalIds, Map.of(), List.of());
     }
 
     /**
@@ -102,6 +125,7 @@ public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> rout
         private LbOptions options = LbOptions.DEFAULTS;
         private Map<String, String> externalIds = Map.of();
         private Map<String, List<String>> healthCheckSources = Map.of();
+        private List<String> sourceRanges = List.of();
 
         private Builder(String name) {
             this.name = name;
@@ -229,6 +253,18 @@ public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> rout
         }
 
         /**
+         * Restricts the clients that reach the backends through the VIPs to these networks; the
+         * default, none, allows every client.
+         *
+         * @param cidrs networks such as {@code 198.51.100.0/24} or {@code 2001:db8::/48}
+         * @return this builder
+         */
+        public Builder sourceRanges(List<String> cidrs) {
+            this.sourceRanges = cidrs;
+            return this;
+        }
+
+        /**
          * Builds the spec after checking every value that needs no database: addresses and ports
          * of VIPs and backends, address families, health-check and option ranges, names. The
          * engine repeats these checks (for specs made without the builder) and adds those against
@@ -258,7 +294,7 @@ public record LoadBalancerSpec(String name, List<VipSpec> vips, Set<String> rout
          */
         public LoadBalancerSpec buildUnchecked() {
             return new LoadBalancerSpec(name, vips, routers, switches, Optional.ofNullable(group), options, externalIds,
-                    healthCheckSources);
+                    healthCheckSources, sourceRanges);
         }
     }
 }

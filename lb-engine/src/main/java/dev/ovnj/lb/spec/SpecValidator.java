@@ -1,5 +1,7 @@
 package dev.ovnj.lb.spec;
 
+import dev.ovnj.nb.ip.IpFamily;
+import dev.ovnj.nb.ip.IpNetwork;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -14,6 +16,12 @@ import java.util.Set;
 public final class SpecValidator {
     private static final Set<String> RESPONDER_MODES = Set.of("reachable", "all", "none");
     private static final Set<String> SELECTION_FIELDS = Set.of("eth_src", "eth_dst", "ip_src", "ip_dst", "tp_src", "tp_dst");
+    /**
+     * The most source ranges a spec may have. Each range is one term of the allow policy's match
+     * (one OpenFlow flow of a conjunction per range on every chassis); ovnj bounds it so that one
+     * Service cannot grow every router's flow table without limit.
+     */
+    public static final int MAX_SOURCE_RANGES = 64;
 
     private SpecValidator() {
     }
@@ -136,6 +144,7 @@ public final class SpecValidator {
             }
         }
         healthCheckSources(owner, spec, errors);
+        sourceRanges(owner, spec, errors);
         sharedBackends(owner, spec, errors);
         for (String k : spec.externalIds().keySet()) {
             if (k.startsWith("ovnj.")) {
@@ -269,6 +278,49 @@ public final class SpecValidator {
                 errors.add(new SpecError(owner, spec.name(), f, "give at most one IPv4 and one IPv6 source per switch"));
             }
         });
+    }
+
+    private static void sourceRanges(String owner, LoadBalancerSpec spec, List<SpecError> errors) {
+        List<String> ranges = spec.sourceRanges();
+        if (ranges.isEmpty()) {
+            return;
+        }
+        if (ranges.size() > MAX_SOURCE_RANGES) {
+            errors.add(new SpecError(owner, spec.name(), "sourceRanges", ranges.size() + " ranges are more than the "
+                    + MAX_SOURCE_RANGES + " one router policy match may carry"));
+        }
+        if (!spec.switches().isEmpty()) {
+            errors.add(new SpecError(owner, spec.name(), "switches", "a spec with sourceRanges is attached to routers only: a"
+                    + " switch's own load-balancing stage sends its ports' traffic to the backends before any router policy,"
+                    + " whatever the source"));
+        }
+        Set<IpFamily> vipFamilies = java.util.EnumSet.noneOf(IpFamily.class);
+        for (VipSpec v : spec.vips()) {
+            try {
+                vipFamilies.add(Endpoint.parse(v.vip()).isIpv6() ? IpFamily.IPV6 : IpFamily.IPV4);
+            } catch (IllegalArgumentException e) {
+                // Reported with the VIP.
+            }
+        }
+        for (int i = 0; i < ranges.size(); i++) {
+            String f = "sourceRanges[" + i + "]";
+            IpNetwork net;
+            try {
+                net = IpNetwork.parse(ranges.get(i));
+            } catch (IllegalArgumentException e) {
+                errors.add(new SpecError(owner, spec.name(), f, "\"" + ranges.get(i) + "\" is not a network address/prefix"
+                        + " such as 198.51.100.0/24 or 2001:db8::/48 (" + e.getMessage() + ")"));
+                continue;
+            }
+            if (!vipFamilies.isEmpty() && !vipFamilies.contains(net.family())) {
+                errors.add(new SpecError(owner, spec.name(), f, "\"" + ranges.get(i) + "\" is " + word(net.family())
+                        + " but every VIP of this spec is " + word(vipFamilies.iterator().next())));
+            }
+        }
+    }
+
+    private static String word(IpFamily family) {
+        return family == IpFamily.IPV6 ? "IPv6" : "IPv4";
     }
 
     /**

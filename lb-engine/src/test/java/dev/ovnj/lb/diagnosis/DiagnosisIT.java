@@ -69,6 +69,11 @@ class DiagnosisIT {
             public String trace(String datapath, String microflow) {
                 throw new AssertionError("an unavailable tracer must not be called");
             }
+
+            @Override
+            public String traceDetailed(String datapath, String microflow, List<String> options) {
+                throw new AssertionError("an unavailable tracer must not be called");
+            }
         };
         DiagnosisReport untraced = diagnose(Diagnosis.builder().owner(OvnSandbox.OWNER).tracer(missing).build());
         assertThat(untraced.findings()).isEmpty();

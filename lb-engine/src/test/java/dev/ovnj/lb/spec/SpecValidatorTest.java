@@ -55,6 +55,26 @@ class SpecValidatorTest {
     }
 
     @Test
+    void sourceRangesAreCheckedForFormFamilyCountAndSwitches() {
+        assertThat(errors(base().tcp("10.0.0.1:80", "10.0.0.2:80").sourceRanges(List.of("198.51.100.0/24", "203.0.113.7/32"))
+                .buildUnchecked())).isEmpty();
+        assertThat(errors(base().tcp("10.0.0.1:80", "10.0.0.2:80").tcp("[fd00::1]:80", "[fd00::2]:80")
+                .sourceRanges(List.of("198.51.100.0/24", "2001:db8::/32")).buildUnchecked())).isEmpty();
+        assertThat(errors(base().tcp("10.0.0.1:80", "10.0.0.2:80").sourceRanges(List.of("198.51.100.0", "10.0.0.0/33", "2001:db8::/32"))
+                .buildUnchecked())).containsExactly(
+                "sourceRanges[0]: \"198.51.100.0\" is not a network address/prefix such as 198.51.100.0/24 or 2001:db8::/48"
+                        + " (not an address/prefix network: 198.51.100.0)",
+                "sourceRanges[1]: \"10.0.0.0/33\" is not a network address/prefix such as 198.51.100.0/24 or 2001:db8::/48"
+                        + " (prefix length 33 is out of range for 10.0.0.0)",
+                "sourceRanges[2]: \"2001:db8::/32\" is IPv6 but every VIP of this spec is IPv4");
+        List<String> many = java.util.stream.IntStream.range(0, SpecValidator.MAX_SOURCE_RANGES + 1).mapToObj(i -> "10.9." + i + ".0/24").toList();
+        assertThat(errors(base().tcp("10.0.0.1:80", "10.0.0.2:80").sourceRanges(many).buildUnchecked()))
+                .containsExactly("sourceRanges: 65 ranges are more than the 64 one router policy match may carry");
+        assertThat(errors(base().switches("sw").tcp("10.0.0.1:80", "10.0.0.2:80").sourceRanges(List.of("198.51.100.0/24"))
+                .buildUnchecked())).singleElement().asString().startsWith("switches: a spec with sourceRanges is attached to routers only");
+    }
+
+    @Test
     void crossSpecProblemsAreFound() {
         LoadBalancerSpec a = LoadBalancerSpec.builder("a").tcp("10.0.0.1:80", "10.0.0.2:80").buildUnchecked();
         LoadBalancerSpec b = LoadBalancerSpec.builder("b").tcp("10.0.0.1:80", "10.0.0.3:80").udp("10.0.0.1:80", "10.0.0.3:80").buildUnchecked();

@@ -64,6 +64,16 @@ public record ClientOptions(List<Remote> remotes, String database, Optional<TlsC
         if (remotes.stream().anyMatch(r -> r.kind() == Remote.Kind.SSL) && tls.isEmpty()) {
             throw new IllegalArgumentException("ssl: remote given without TLS key, certificate and CA certificate");
         }
+        Objects.requireNonNull(frameLimits, "frameLimits");
+        if (probeInterval.isNegative()) {
+            throw new IllegalArgumentException("probeInterval must be zero (disabled) or positive, got " + probeInterval);
+        }
+        if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+            throw new IllegalArgumentException("requestTimeout must be positive (a request must be able to complete), got " + requestTimeout);
+        }
+        if (connectTimeout.isNegative() || connectTimeout.isZero()) {
+            throw new IllegalArgumentException("connectTimeout must be positive, got " + connectTimeout);
+        }
         if (minBackoff.isNegative() || maxBackoff.compareTo(minBackoff) < 0) {
             throw new IllegalArgumentException("backoff must satisfy 0 <= min <= max, got " + minBackoff + ".." + maxBackoff);
         }

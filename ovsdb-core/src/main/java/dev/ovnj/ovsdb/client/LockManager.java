@@ -55,11 +55,7 @@ final class LockManager {
      * ("must issue unlock before new ..."), so an earlier request is withdrawn first.
      */
     private CompletableFuture<Boolean> request(String method, String lockId) {
-        try {
-            OvsdbId.require("lock name", lockId);
-        } catch (IllegalArgumentException e) {
-            return CompletableFuture.failedFuture(e);
-        }
+        OvsdbId.require("lock name", lockId);
         Session s = current.get();
         boolean earlier = !wanted.add(lockId);
         if (!earlier) {

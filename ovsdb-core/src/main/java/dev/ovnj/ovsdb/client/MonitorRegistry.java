@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -38,6 +40,10 @@ final class MonitorRegistry {
     private final CacheFeed feed;
     private final String mainId;
     private final AtomicReference<MonitorRequest> mainRequest;
+    /** Condition changes sent and not answered yet; a session that ends with some leaves the cache's view unknown. */
+    private final AtomicInteger conditionChangesInFlight = new AtomicInteger();
+    /** A condition change went unanswered (its session ended, or it timed out): the next session must not resume. */
+    private final AtomicBoolean conditionChangeLost = new AtomicBoolean();
     private final Map<String, Side> sides = new ConcurrentHashMap<>();
     private final AtomicLong sideIds = new AtomicLong();
 
@@ -81,6 +87,14 @@ final class MonitorRegistry {
     }
 
     private CompletableFuture<Boolean> establish(Session s, MonitorMethod method) {
+        if (method == MonitorMethod.MONITOR_COND_SINCE && conditionChangeUnanswered()) {
+            // A condition change was sent on a session that ended before its answer: the server
+            // may have sent the rows it adds and removes, or not. Resuming from the last
+            // transaction with either condition could leave the cache wrong; a full snapshot with
+            // the newest conditions cannot (only what differs is reported), as the OVS IDLs do.
+            LOG.info("a condition change was in flight when the last connection ended; monitoring from a full snapshot");
+            feed.forget();
+        }
         MonitorRequest request = mainRequest.get();
         boolean conditional = method.conditional();
         if (!conditional && request.conditional()) {
@@ -126,9 +140,17 @@ final class MonitorRegistry {
         return done;
     }
 
+    /** Whether a condition change went unanswered since the last session was established (and forgets it). */
+    private boolean conditionChangeUnanswered() {
+        boolean lost = conditionChangeLost.getAndSet(false);
+        return lost || conditionChangesInFlight.get() > 0;
+    }
+
     /**
-     * Changes the main monitor's conditions on the session and, once the server accepted them,
-     * remembers them for every later session.
+     * Changes the main monitor's conditions on the session; from now on they are also what every
+     * later session monitors. If the session ends before the server answered, the future fails and
+     * the next session monitors the new conditions from a full snapshot (it cannot know whether
+     * this server applied them); if the server refuses them, the previous conditions are kept.
      *
      * @param s the current session
      * @param tables the tables whose conditions change
@@ -147,12 +169,22 @@ final class MonitorRegistry {
             cond.set("where", where.isEmpty() ? JsonNodeFactory.instance.arrayNode().add(true) : where);
         }
         JsonNode id = JsonNodeFactory.instance.textNode(mainId);
-        // Remembered on the I/O thread as the reply is read, before a close that follows it could
-        // start the next session with the old conditions.
+        // Wanted from now on, before the request leaves: a reconnect that follows must not go back
+        // to the old conditions. Counted in flight until answered, on the I/O thread as the reply
+        // (or the close) is read, before the next session could be established.
+        MonitorRequest before = mainRequest.get();
+        MonitorRequest after = before.withConditions(tables);
+        mainRequest.set(after);
+        conditionChangesInFlight.incrementAndGet();
         CompletableFuture<JsonNode> accepted = s.call("monitor_cond_change", options.requestTimeout(), id, id, req)
-                .thenApply(r -> {
-                    mainRequest.updateAndGet(m -> m.withConditions(tables));
-                    return r;
+                .whenComplete((r, e) -> {
+                    if (Futures.unwrap(e) instanceof RpcErrorException) {
+                        // The server refused them: the monitor still has the old ones.
+                        mainRequest.compareAndSet(after, before);
+                    } else if (e != null) {
+                        conditionChangeLost.set(true);
+                    }
+                    conditionChangesInFlight.decrementAndGet();
                 });
         return callbacks.follow(accepted).thenApply(x -> null);
     }

@@ -143,6 +143,7 @@ public final class OvsdbClient implements AutoCloseable {
      * @throws NotConnectedException when no remote could be synced in time (the client keeps trying)
      */
     public OvsdbClient startAndWait(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
         try {
             return await(start(), timeout, "first sync with " + options.remotes());
         } catch (NotConnectedException e) {
@@ -280,7 +281,7 @@ public final class OvsdbClient implements AutoCloseable {
      * @return whether it was registered
      */
     public boolean removeConnectionListener(ConnectionListener listener) {
-        return supervisor.removeListener(listener);
+        return supervisor.removeListener(Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -300,7 +301,7 @@ public final class OvsdbClient implements AutoCloseable {
      * @return whether it was registered
      */
     public boolean removeLockListener(LockListener listener) {
-        return locks.removeListener(listener);
+        return locks.removeListener(Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -317,7 +318,7 @@ public final class OvsdbClient implements AutoCloseable {
      * @return the decoded result
      */
     public CompletableFuture<TransactionResult> transact(Transaction tx) {
-        return transactions.transact(tx);
+        return transactions.transact(Objects.requireNonNull(tx, "tx"));
     }
 
     /**
@@ -328,6 +329,7 @@ public final class OvsdbClient implements AutoCloseable {
      * @return the decoded result
      */
     public TransactionResult transactAndWait(Transaction tx, Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
         return await(transact(tx), timeout, "transaction");
     }
 
@@ -339,6 +341,8 @@ public final class OvsdbClient implements AutoCloseable {
      * @return the {@code result}
      */
     public CompletableFuture<JsonNode> call(String method, ArrayNode params) {
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(params, "params");
         Session s = supervisor.current();
         if (s == null) {
             return CompletableFuture.failedFuture(new NotConnectedException("not connected"));
@@ -349,21 +353,23 @@ public final class OvsdbClient implements AutoCloseable {
     /**
      * Asks for an OVSDB lock; it is requested again after every reconnect until {@link #unlock}.
      *
-     * @param lockId the lock's name
+     * @param lockId the lock's name, an OVSDB {@code <id>}
      * @return true if granted at once; otherwise {@link LockListener#locked} fires when it is
+     * @throws IllegalArgumentException when {@code lockId} is not an {@code <id>}
      */
     public CompletableFuture<Boolean> lock(String lockId) {
-        return locks.lock(lockId);
+        return locks.lock(Objects.requireNonNull(lockId, "lockId"));
     }
 
     /**
      * Takes an OVSDB lock from whoever holds it.
      *
-     * @param lockId the lock's name
+     * @param lockId the lock's name, an OVSDB {@code <id>}
      * @return true once held
+     * @throws IllegalArgumentException when {@code lockId} is not an {@code <id>}
      */
     public CompletableFuture<Boolean> steal(String lockId) {
-        return locks.steal(lockId);
+        return locks.steal(Objects.requireNonNull(lockId, "lockId"));
     }
 
     /**
@@ -373,24 +379,27 @@ public final class OvsdbClient implements AutoCloseable {
      * @return completes when the server acknowledged
      */
     public CompletableFuture<Void> unlock(String lockId) {
-        return locks.unlock(lockId);
+        return locks.unlock(Objects.requireNonNull(lockId, "lockId"));
     }
 
     /**
      * Changes the {@code where} conditions of monitored tables without re-downloading the rest
      * ({@code monitor_cond_change}); the cache receives the rows that now match or no longer do.
-     * Once the server accepted them, the new conditions are also what every later connection
-     * monitors.
+     * From this call on, the new conditions are also what every later connection monitors. If the
+     * connection drops before the server answered, the future fails and the next connection
+     * monitors them from a full snapshot (whether the old server applied them is unknown), so the
+     * cache never mixes the two; only a server that refuses them leaves the old ones in place.
      *
      * @param tables the new per-table monitors (only their conditions are used)
      * @return completes when the server accepted the change
      */
     public CompletableFuture<Void> changeConditions(TableMonitor... tables) {
+        List<TableMonitor> list = List.of(Objects.requireNonNull(tables, "tables"));
         Session s = supervisor.current();
         if (s == null || !s.synced) {
             return CompletableFuture.failedFuture(new NotConnectedException("not connected"));
         }
-        return monitors.changeConditions(s, List.of(tables));
+        return monitors.changeConditions(s, list);
     }
 
     /**
@@ -407,11 +416,13 @@ public final class OvsdbClient implements AutoCloseable {
      * @return the monitor, once the server accepted it and the initial contents were delivered
      */
     public CompletableFuture<SideMonitor> monitor(MonitorRequest request, SideMonitor.Listener listener) {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(listener, "listener");
         Session s = supervisor.current();
         if (s == null || !s.synced) {
             return CompletableFuture.failedFuture(new NotConnectedException("not connected"));
         }
-        return monitors.openSide(s, Objects.requireNonNull(request, "request"), Objects.requireNonNull(listener, "listener"));
+        return monitors.openSide(s, request, listener);
     }
 
     /**
@@ -522,6 +533,7 @@ public final class OvsdbClient implements AutoCloseable {
          * @return this builder
          */
         public Builder remotes(String remotes) {
+            Objects.requireNonNull(remotes, "remotes");
             this.remotes = Remote.parseList(remotes);
             return this;
         }
@@ -533,6 +545,7 @@ public final class OvsdbClient implements AutoCloseable {
          * @return this builder
          */
         public Builder database(String name) {
+            Objects.requireNonNull(name, "name");
             this.database = name;
             return this;
         }
@@ -566,6 +579,7 @@ public final class OvsdbClient implements AutoCloseable {
          * @return this builder
          */
         public Builder monitor(MonitorRequest request) {
+            Objects.requireNonNull(request, "request");
             this.monitor = request;
             return this;
         }
@@ -577,6 +591,7 @@ public final class OvsdbClient implements AutoCloseable {
          * @return this builder
          */
         public Builder probeInterval(Duration interval) {
+            Objects.requireNonNull(interval, "interval");
             this.probeInterval = interval;
             return this;
         }
@@ -588,6 +603,7 @@ public final class OvsdbClient implements AutoCloseable {
          * @return this builder
          */
         public Builder requestTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
             this.requestTimeout = timeout;
             return this;
         }
@@ -599,6 +615,7 @@ public final class OvsdbClient implements AutoCloseable {
          * @return this builder
          */
         public Builder connectTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
             this.connectTimeout = timeout;
             return this;
         }
@@ -611,6 +628,8 @@ public final class OvsdbClient implements AutoCloseable {
          * @return this builder
          */
         public Builder backoff(Duration min, Duration max) {
+            Objects.requireNonNull(min, "min");
+            Objects.requireNonNull(max, "max");
             this.minBackoff = min;
             this.maxBackoff = max;
             return this;
@@ -623,6 +642,7 @@ public final class OvsdbClient implements AutoCloseable {
          * @return this builder
          */
         public Builder frameLimits(FrameLimits limits) {
+            Objects.requireNonNull(limits, "limits");
             this.frameLimits = limits;
             return this;
         }

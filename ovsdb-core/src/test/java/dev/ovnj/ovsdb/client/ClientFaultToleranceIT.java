@@ -16,6 +16,7 @@ import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.OvsdbServer;
 import dev.ovnj.testkit.Schemas;
 import dev.ovnj.testkit.StderrCapture;
+import dev.ovnj.testkit.fault.FaultProxy;
 import dev.ovnj.testkit.scripted.ScriptedConnection;
 import dev.ovnj.testkit.scripted.ScriptedOvsdbServer;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -128,6 +129,39 @@ class ClientFaultToleranceIT {
                 Await.until(WAIT, "cache holds b only", () -> names(client).equals(List.of("b")));
                 server.restart();
                 Await.until(WAIT, "second sync", () -> client.stats().connects() == 2 && client.isSynced());
+                assertThat(names(client)).containsExactly("b");
+            }
+        }
+    }
+
+    /**
+     * OVS's IDL suite (*simple idl, monitor_cond_since, cluster disconnect*) found it: a condition
+     * change cut off with its connection was forgotten, and the next connection resumed with the
+     * old conditions. The IDLs monitor the newest ones, from a full snapshot.
+     */
+    @Test
+    void aConditionChangeCutOffWithItsConnectionIsWhatTheNextConnectionMonitors() {
+        try (OvsdbServer server = OvsdbServer.start(); FaultProxy proxy = FaultProxy.to(server)) {
+            Nbctl nbctl = Nbctl.of(server);
+            nbctl.run("ls-add", "a");
+            nbctl.run("ls-add", "b");
+            TableMonitor onlyA = TableMonitor.all("Logical_Switch").where(Condition.eq("name", "a"));
+            try (OvsdbClient client = OvsdbClient.builder().remotes(proxy.remote())
+                    .monitor(MonitorRequest.of(onlyA)).build().startAndWait(WAIT)) {
+                assertThat(names(client)).containsExactly("a");
+                // The request never reaches the server: the proxy holds it and then cuts the connection.
+                proxy.blackhole();
+                CompletableFuture<Void> change = client.changeConditions(
+                        TableMonitor.all("Logical_Switch").where(Condition.eq("name", "b")));
+                proxy.resetAll();
+                proxy.heal();
+                assertThat(change).failsWithin(WAIT);
+                Await.until(WAIT, "second sync", () -> client.stats().connects() == 2 && client.isSynced());
+                assertThat(names(client)).containsExactly("b");
+                nbctl.run("ls-add", "c");
+                nbctl.run("set", "Logical_Switch", "b", "other_config:x=y");
+                Await.until(WAIT, "b's change arrives", () -> client.cache().table("Logical_Switch").rows().get(0)
+                        .get("other_config").equals(java.util.Map.of("x", "y")));
                 assertThat(names(client)).containsExactly("b");
             }
         }

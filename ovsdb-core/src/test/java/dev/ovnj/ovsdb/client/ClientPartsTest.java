@@ -37,7 +37,7 @@ class ClientPartsTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final DatabaseSchema SCHEMA = DatabaseSchema.parse(json(Schemas.ovnNorthboundJson()));
     private static final ClientOptions OPTIONS = new ClientOptions(List.of(Remote.parse("tcp:127.0.0.1:1")), "OVN_Northbound",
-            Optional.empty(), true, MonitorRequest.allTables(), Duration.ZERO, Duration.ZERO, Duration.ofSeconds(1),
+            Optional.empty(), true, MonitorRequest.allTables(), Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(1),
             Duration.ofMillis(100), Duration.ofSeconds(1), FrameLimits.defaults(), 100, Optional.empty(), Compatibility.LENIENT,
             Duration.ZERO);
 
@@ -309,5 +309,55 @@ class ClientPartsTest {
         assertThat(monitor.path("params").get(2).path("Load_Balancer").path("where").toString()).contains("only-me");
         ch2.close();
         WireChannel.release(ch2);
+    }
+
+    @Test
+    void aConditionChangeCutOffWithItsSessionIsWhatTheNextSessionMonitorsFromAFullSnapshot() {
+        session.schema = SCHEMA;
+        session.synced = true;
+        session.monitorMethod = dev.ovnj.ovsdb.monitor.MonitorMethod.MONITOR_COND_SINCE;
+        CacheFeed feed = new CacheFeed(new RowCache());
+        feed.apply(new dev.ovnj.ovsdb.monitor.UpdateBatch(List.of(), java.util.Optional.empty()), SEEN_TXN);
+        MonitorRegistry monitors = new MonitorRegistry(OPTIONS, callbacks, new ListenerFence(), feed);
+        CompletableFuture<Void> changed = monitors.changeConditions(session,
+                List.of(TableMonitor.all("Load_Balancer").where(Condition.eq("name", "only-me"))));
+        sent("monitor_cond_change");
+        channel.close();
+        assertThat(changed).failsWithin(Duration.ofSeconds(5));
+
+        JsonNode monitor = establishOnANewSession(monitors);
+        assertThat(monitor.path("params").get(2).path("Load_Balancer").path("where").toString()).contains("only-me");
+        assertThat(monitor.path("params").get(3).asText()).as("no resume point: a full snapshot").isEqualTo(CacheFeed.ZERO_TXN);
+    }
+
+    @Test
+    void conditionsTheServerRefusesAreNotWhatTheNextSessionMonitors() {
+        session.schema = SCHEMA;
+        session.synced = true;
+        session.monitorMethod = dev.ovnj.ovsdb.monitor.MonitorMethod.MONITOR_COND_SINCE;
+        CacheFeed feed = new CacheFeed(new RowCache());
+        feed.apply(new dev.ovnj.ovsdb.monitor.UpdateBatch(List.of(), java.util.Optional.empty()), SEEN_TXN);
+        MonitorRegistry monitors = new MonitorRegistry(OPTIONS, callbacks, new ListenerFence(), feed);
+        CompletableFuture<Void> changed = monitors.changeConditions(session,
+                List.of(TableMonitor.all("Load_Balancer").where(Condition.eq("name", "only-me"))));
+        error(sent("monitor_cond_change"), "syntax error");
+        assertThat(changed).failsWithin(Duration.ofSeconds(5));
+
+        JsonNode monitor = establishOnANewSession(monitors);
+        assertThat(monitor.path("params").get(2).path("Load_Balancer").path("where").toString()).doesNotContain("only-me");
+        assertThat(monitor.path("params").get(3).asText()).as("the cache is what the old conditions give: it resumes").isEqualTo(SEEN_TXN);
+    }
+
+    private static final String SEEN_TXN = "4b8f6f6e-1b2c-4d3e-8f40-000000000001";
+
+    private JsonNode establishOnANewSession(MonitorRegistry monitors) {
+        RpcConnection conn2 = new RpcConnection(Runnable::run, n -> { });
+        EmbeddedChannel ch2 = WireChannel.of(conn2);
+        monitors.establishMain(otherSession(ch2, conn2));
+        JsonNode monitor = WireChannel.readOutbound(ch2);
+        assertThat(monitor.path("method").asText()).isEqualTo("monitor_cond_since");
+        ch2.close();
+        WireChannel.release(ch2);
+        return monitor;
     }
 }

@@ -50,6 +50,17 @@ final class CaseRunner {
     }
 
     String run(UpstreamCase c, Target target) {
+        return run(c, target, PYTHON_IDL);
+    }
+
+    /** The driver upstream's Python IDL cases run: test-ovsdb.py with the installed Python IDL, as the .at file runs it. */
+    static final String PYTHON_IDL = "/usr/bin/python3 " + UpstreamSuites.folder().resolve("test-ovsdb.py") + " -t10";
+
+    /**
+     * Runs a case; an IDL case with {@code idlDriver} (a command, with its options, taking
+     * test-ovsdb.py's arguments: {@link #PYTHON_IDL}, or {@code scripts/test-ovsdb} for ovnj's client).
+     */
+    String run(UpstreamCase c, Target target, String idlDriver) {
         try {
             Path work = Files.createTempDirectory(dir, "case");
             if (c instanceof UpstreamCase.Execution e) {
@@ -64,7 +75,7 @@ final class CaseRunner {
             if (c instanceof UpstreamCase.Mutations mut) {
                 return mutations(mut, target, work);
             }
-            return idl((UpstreamCase.Idl) c, target, work);
+            return idl((UpstreamCase.Idl) c, target, work, idlDriver);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -255,10 +266,10 @@ final class CaseRunner {
      */
     private static final String IDL_SPLIT_CHARACTER_BUG = "receive error: Invalid or incomplete multibyte or wide character";
 
-    private String idl(UpstreamCase.Idl c, Target target, Path work) throws IOException {
+    private String idl(UpstreamCase.Idl c, Target target, Path work, String driver) throws IOException {
         String out = "";
         for (int attempt = 0; attempt < 3; attempt++) {
-            out = idlOnce(c, target, work);
+            out = idlOnce(c, target, work, driver);
             Path stderr = work.resolve("stderr");
             if (!Files.exists(stderr) || !Files.readString(stderr).contains(IDL_SPLIT_CHARACTER_BUG)) {
                 break;
@@ -267,15 +278,16 @@ final class CaseRunner {
         return out;
     }
 
-    private String idlOnce(UpstreamCase.Idl c, Target target, Path work) throws IOException {
+    private String idlOnce(UpstreamCase.Idl c, Target target, Path work, String driver) throws IOException {
         Path res = UpstreamSuites.folder();
         try (Server server = target.start(res.resolve("idltest.ovsschema"))) {
             StringBuilder script = new StringBuilder("set -e\n");
             if (!c.before().isBlank()) {
                 script.append("{\novsdb-client transact ").append(server.remote()).append(' ').append(c.before()).append("\n} >/dev/null\n");
             }
-            script.append("{\n/usr/bin/python3 ").append(res.resolve("test-ovsdb.py")).append(" -t10 idl ")
-                    .append(res.resolve("idltest.ovsschema")).append(' ').append(server.remote()).append(' ')
+            script.append("{\n").append(driver).append(' ')
+                    .append(c.cCommand().isEmpty() ? "idl " + res.resolve("idltest.ovsschema") : c.cCommand())
+                    .append(' ').append(server.remote()).append(' ')
                     .append(c.commands()).append("\n} >stdout 2>stderr\n");
             script.append("sort stdout");
             if (c.filterUuids()) {

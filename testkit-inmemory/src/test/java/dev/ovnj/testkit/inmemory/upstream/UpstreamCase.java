@@ -57,9 +57,16 @@ sealed interface UpstreamCase {
      * The OVS Python IDL ({@code test-ovsdb.py idl}) runs the shell words {@code commands}
      * against the server after {@code before} (shell words for {@code ovsdb-client transact});
      * its sorted output goes through {@code uuidfilt} (when {@code filterUuids}) and {@code filter}.
-     * {@code stderrMustContain}, when not empty, is text the IDL must log.
+     * {@code stderrMustContain}, when not empty, is text the IDL must log. {@code cCommand}, when
+     * not empty, makes it a case of OVS's C driver {@code test-ovsdb} (e.g.
+     * {@code idl-partial-update-map-column}), which takes the remote without a schema; only
+     * ovnj's {@code scripts/test-ovsdb} runs those.
      */
     record Idl(String where, String before, String commands, String expected, String filter, boolean filterUuids,
-            String stderrMustContain) implements UpstreamCase {
+            String stderrMustContain, String cCommand) implements UpstreamCase {
+        Idl(String where, String before, String commands, String expected, String filter, boolean filterUuids,
+                String stderrMustContain) {
+            this(where, before, commands, expected, filter, filterUuids, stderrMustContain, "");
+        }
     }
 }

@@ -8,9 +8,11 @@ import dev.ovnj.testkit.inmemory.InMemoryOvsdbServer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -27,6 +29,11 @@ import org.junit.jupiter.api.io.TempDir;
  * history (as {@code ovnj serve --no-history}) against the standalone server, and with it (as
  * {@code ovnj serve}) against the standalone server or, where the IDL reconnects, a one-member
  * cluster, which also keeps a history.
+ *
+ * <p>The IDL cases also judge ovnj's client: {@code scripts/test-ovsdb} (test-ovsdb.py's idl
+ * command driving {@code OvsdbClient}) runs them, and the C IDL cases that test what the client
+ * has, against ovsdb-server; the class prints one line for that run (run, same, different,
+ * excluded with the reason).
  */
 class UpstreamConformanceIT {
     private static final CaseRunner.Target PROCESS = new CaseRunner.Target() {
@@ -176,6 +183,84 @@ class UpstreamConformanceIT {
             }
         }
         return "";
+    }
+
+    /**
+     * {@code scripts/test-ovsdb}: test-ovsdb.py's idl command with ovnj's client in the Python
+     * IDL's place. Its time limit is a minute, not the .at file's 10 s: a JVM starts more slowly
+     * than Python, the more so on a loaded CI machine.
+     */
+    private static final String OVNJ_DRIVER = Path.of("").toAbsolutePath().getParent().resolve("scripts/test-ovsdb") + " -t60";
+
+    /** A 3-member cluster, the IDL on its first member, as OVSDB_CHECK_CLUSTER_IDL starts it. */
+    private static final CaseRunner.Target THREE_MEMBERS = new CaseRunner.Target() {
+        @Override
+        public String name() {
+            return "3-member ovsdb-server cluster";
+        }
+
+        @Override
+        public CaseRunner.Server start(Path schema) {
+            OvsdbCluster c = OvsdbCluster.start(3, schema);
+            c.awaitLeader();
+            return server(c.member(0).remote(), c::close);
+        }
+    };
+
+    /** ovsdb-server with {@code monitor_cond} and {@code monitor_cond_since} turned off: it answers them "unknown method". */
+    private static final CaseRunner.Target WITHOUT_MONITOR_COND = new CaseRunner.Target() {
+        @Override
+        public String name() {
+            return "ovsdb-server without monitor_cond";
+        }
+
+        @Override
+        public CaseRunner.Server start(Path schema) {
+            OvsdbServer s = OvsdbServer.builder().schema(schema).start();
+            s.appctl("ovsdb-server/disable-monitor-cond");
+            return server(s.remote(), s::close);
+        }
+    };
+
+    /** The client run's tally, printed in one line when the class ends. */
+    private static final ClientTally CLIENT = new ClientTally();
+
+    /**
+     * ovsdb-idl.at's Python IDL cases again, with ovnj's client driven by {@code scripts/test-ovsdb}
+     * (test-ovsdb.py's steps and output) against ovsdb-server, and the C IDL cases that test what
+     * ovnj's client has (with the C driver's commands and output): each must print the .at file's
+     * expected text, as OVS's IDL does, or differ from it only as {@link ClientDifferences} documents.
+     */
+    @TestFactory
+    Stream<DynamicTest> ovnjClientPrintsWhatTheIdlCasesExpect() {
+        CaseRunner runner = new CaseRunner(dir);
+        UpstreamSuites suites = UpstreamSuites.load();
+        Stream<UpstreamCase> cases = Stream.of(suites.runnable().stream().filter(c -> c instanceof UpstreamCase.Idl),
+                suites.cIdlCases().stream(), suites.withoutMonitorCond().stream(), suites.onCluster().stream()).flatMap(x -> x);
+        return cases.filter(c -> c.where().contains(ONLY)).map(c -> DynamicTest.dynamicTest(c.where(), () -> {
+                    Optional<String> excluded = UpstreamSuites.ovnjExclusion((UpstreamCase.Idl) c);
+                    if (excluded.isPresent()) {
+                        CLIENT.excluded(c.where(), excluded.get());
+                        return;
+                    }
+                    CaseRunner.Target target = suites.withoutMonitorCond().contains(c) ? WITHOUT_MONITOR_COND
+                            : suites.onCluster().contains(c) ? THREE_MEMBERS : PROCESS;
+                    String got = runner.run(c, target, OVNJ_DRIVER);
+                    List<ClientDifferences.Rule> documented = ClientDifferences.explain(c.expected(), got);
+                    CLIENT.ran(c.where(), got.equals(c.expected()), documented);
+                    if (!documented.isEmpty()) {
+                        return;
+                    }
+                    assertThat(got).as("ovnj's client (scripts/test-ovsdb) against the .at file: " + c.where()
+                            + firstDifference(c.expected(), got)).isEqualTo(c.expected());
+                }));
+    }
+
+    @AfterAll
+    static void printClientTally() {
+        if (CLIENT.any()) {
+            System.out.println(CLIENT.summary());
+        }
     }
 
     @Test

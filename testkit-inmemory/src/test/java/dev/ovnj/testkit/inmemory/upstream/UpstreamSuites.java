@@ -29,6 +29,9 @@ final class UpstreamSuites {
 
     private final List<UpstreamCase> runnable = new ArrayList<>();
     private final List<NotRun> notRun = new ArrayList<>();
+    private final List<UpstreamCase.Idl> cIdlCases = new ArrayList<>();
+    private final List<UpstreamCase.Idl> withoutMonitorCond = new ArrayList<>();
+    private final List<UpstreamCase.Idl> onCluster = new ArrayList<>();
 
     private UpstreamSuites() {
     }
@@ -57,12 +60,48 @@ final class UpstreamSuites {
         return s;
     }
 
+    /**
+     * Why ovnj's client cannot run an IDL case with {@code scripts/test-ovsdb}, if it cannot: the
+     * case uses an API of the Python IDL that has no counterpart in an ovnj client.
+     */
+    static java.util.Optional<String> ovnjExclusion(UpstreamCase.Idl c) {
+        if (c.commands().contains("'fetch ")) {
+            return java.util.Optional.of("Row.fetch(): a column registered but not monitored (`?simple:i,r!`) and read on"
+                    + " demand, an API of the Python IDL only; ovnj's cache holds what its monitor receives");
+        }
+        return java.util.Optional.empty();
+    }
+
     List<UpstreamCase> runnable() {
         return runnable;
     }
 
     List<NotRun> notRun() {
         return notRun;
+    }
+
+    /**
+     * ovsdb-idl.at's cases for OVS's C IDL that test what ovnj's client has, to run with
+     * {@code scripts/test-ovsdb} in place of the C {@code test-ovsdb} (no Python or in-memory run).
+     */
+    List<UpstreamCase.Idl> cIdlCases() {
+        return cIdlCases;
+    }
+
+    /**
+     * The Python IDL cases to run against an ovsdb-server whose {@code monitor_cond} is turned
+     * off ({@code ovs-appctl ovsdb-server/disable-monitor-cond}); ovnj's client runs them.
+     */
+    List<UpstreamCase.Idl> withoutMonitorCond() {
+        return withoutMonitorCond;
+    }
+
+    /**
+     * The {@code OVSDB_CHECK_CLUSTER_IDL} cases: the IDL on the first member of a 3-member cluster
+     * (reconnects, condition changes in flight); ovnj's client runs them.
+     */
+    List<UpstreamCase.Idl> onCluster() {
+        return onCluster;
     }
 
     private void classify(String where, AtFile.Call c, Map<String, String> schemas) {
@@ -106,17 +145,32 @@ final class UpstreamSuites {
             case "OVSDB_CHECK_NEGATIVE" -> notRun.add(new NotRun(where, c.macro(), TEST_OVSDB
                     + " (parses and evaluates conditions or mutations inside the binary, no server; the same checks"
                     + " could be written as select and mutate transactions, which this harness does not do)"));
-            case "OVSDB_CHECK_IDL_C", "OVSDB_CHECK_IDL_TRACK", "OVSDB_CHECK_IDL_PARTIAL_UPDATE_MAP_COLUMN",
-                    "OVSDB_CHECK_IDL_PARTIAL_UPDATE_SET_COLUMN", "OVSDB_CHECK_IDL_COMPOUND_INDEX_SINGLE_COLUMN_C",
+            case "OVSDB_CHECK_IDL_PARTIAL_UPDATE_MAP_COLUMN", "OVSDB_CHECK_IDL_PARTIAL_UPDATE_SET_COLUMN" -> {
+                notRun.add(new NotRun(where, c.macro(), TEST_OVSDB + " (the C IDL only; ovnj's client runs it)"));
+                String command = c.macro().endsWith("MAP_COLUMN") ? "idl-partial-update-map-column" : "idl-partial-update-set-column";
+                cIdlCases.add(new UpstreamCase.Idl(where + " - C", AtFile.unquote(c.arg(2)), AtFile.unquote(c.arg(3)),
+                        AtFile.unquote(c.arg(4)), AtFile.unquote(c.arg(6)), true, "", command));
+            }
+            case "OVSDB_CHECK_IDL_C", "OVSDB_CHECK_IDL_TRACK", "OVSDB_CHECK_IDL_COMPOUND_INDEX_SINGLE_COLUMN_C",
                     "OVSDB_CHECK_IDL_COMPOUND_INDEX_DOUBLE_COLUMN_C", "OVSDB_CHECK_IDL_COMPOUND_INDEX_WITH_REF" ->
                     notRun.add(new NotRun(where, c.macro(), TEST_OVSDB + " (the C IDL only)"));
-            case "OVSDB_CHECK_IDL_WO_MONITOR_COND" -> notRun.add(new NotRun(where, c.macro(),
-                    "turns monitor_cond off in the server with `ovs-appctl ovsdb-server/disable-monitor-cond`; the"
-                            + " in-memory server has no appctl"));
+            case "OVSDB_CHECK_IDL_WO_MONITOR_COND" -> {
+                notRun.add(new NotRun(where, c.macro(),
+                        "turns monitor_cond off in the server with `ovs-appctl ovsdb-server/disable-monitor-cond`; the"
+                                + " in-memory server has no appctl (ovnj's client runs it against ovsdb-server)"));
+                withoutMonitorCond.add(new UpstreamCase.Idl(where, "", AtFile.unquote(c.arg(2)), AtFile.unquote(c.arg(3)),
+                        AtFile.unquote(c.arg(5)), true, ""));
+            }
             case "OVSDB_CHECK_IDL_PASSIVE_TCP_PY" -> notRun.add(new NotRun(where, c.macro(),
                     "the server connects out to the IDL (`--remote=tcp:`); the in-memory server only listens"));
-            case "OVSDB_CHECK_IDL_LEADER_ONLY_PY", "OVSDB_CHECK_CLUSTER_IDL" -> notRun.add(new NotRun(where, c.macro(),
+            case "OVSDB_CHECK_IDL_LEADER_ONLY_PY" -> notRun.add(new NotRun(where, c.macro(),
                     "a RAFT cluster whose members are killed; the in-memory server is standalone"));
+            case "OVSDB_CHECK_CLUSTER_IDL" -> {
+                notRun.add(new NotRun(where, c.macro(),
+                        "a 3-member RAFT cluster; the in-memory server is standalone (ovnj's client runs it against ovsdb-server)"));
+                onCluster.add(new UpstreamCase.Idl(where, AtFile.unquote(c.arg(3)), AtFile.unquote(c.arg(4)),
+                        AtFile.unquote(c.arg(5)), AtFile.unquote(c.arg(7)), true, ""));
+            }
             case "AT_SETUP" -> notRun.add(new NotRun(where, c.macro(),
                     "a hand-written shell script (AT_SETUP ... AT_CLEANUP), not one of the macros the harness"
                             + " reads"));
