@@ -1,18 +1,23 @@
 package dev.ovnj.cli;
 
+import dev.ovnj.kubernetes.ControllerEndpoints;
 import dev.ovnj.kubernetes.ControllerSettings;
 import dev.ovnj.kubernetes.OvnjKubernetesController;
-import dev.ovnj.lb.LoadBalancerEngine;
-import dev.ovnj.ovsdb.client.OvsdbClient;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -77,6 +82,23 @@ final class KubernetesCommand implements Callable<Integer> {
             description = "Name of the Lease (default: ${DEFAULT-VALUE}).")
     private String leaseName;
 
+    @Option(names = "--lease-duration", paramLabel = "SECONDS", defaultValue = "15",
+            description = "How long the Lease is valid without renewal (default: ${DEFAULT-VALUE}).")
+    private double leaseDuration;
+
+    @Option(names = "--lease-renew-deadline", paramLabel = "SECONDS", defaultValue = "10",
+            description = "How long the holder keeps trying to renew before it gives up (default: ${DEFAULT-VALUE}).")
+    private double leaseRenewDeadline;
+
+    @Option(names = "--lease-retry-period", paramLabel = "SECONDS", defaultValue = "1",
+            description = "How often the holder renews and a standby tries to take over (default: ${DEFAULT-VALUE}); "
+                    + "a Lease given up at stop is taken within about twice this.")
+    private double leaseRetryPeriod;
+
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "Serve /metrics (Prometheus), /healthz and /readyz over HTTP on this port (0: a free one; default: none).")
+    private Integer metricsPort;
+
     @Option(names = "--server-side-apply", paramLabel = "BOOL", defaultValue = "true",
             description = "Patch Services with server-side apply (default: ${DEFAULT-VALUE}); false uses JSON patches.")
     private boolean serverSideApply;
@@ -84,20 +106,26 @@ final class KubernetesCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ControllerSettings settings = settings();
+        // The session closes the engine and the clients without waiting for Netty's shared thread
+        // (up to a second): the process exits right after, and a stop is to take well under 2 s.
         try (ShutdownSignal signal = ShutdownSignal.install();
-             OvsdbClient nb = db.connect();
-             OvsdbClient south = sb.remotes().map(r -> db.connect(r, "OVN_Southbound", LoadBalancerEngine.southboundMonitorRequest(), "--sb"))
-                     .orElse(null)) {
-            LoadBalancerEngine.Builder engineBuilder = LoadBalancerEngine.builder(nb);
-            if (south != null) {
-                engineBuilder.southbound(south);
-            }
-            try (LoadBalancerEngine engine = engineBuilder.build().start();
-                 KubernetesClient kube = new KubernetesClientBuilder().withConfig(kubeConfig()).build();
-                 OvnjKubernetesController controller = OvnjKubernetesController.builder(kube, nb, engine, settings).build()) {
+             NorthboundSession session = sb.remotes().isEmpty() ? NorthboundSession.open(db)
+                     : NorthboundSession.open(db, sb.remotes().get(), UnaryOperator.identity())) {
+            PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            new JvmMemoryMetrics().bindTo(meters);
+            new ProcessorMetrics().bindTo(meters);
+            // Closed in reverse: the controller first, which stops reconciling and gives the Lease up
+            // while the Kubernetes client is still open; the session (engine and clients) last.
+            try (KubernetesClient kube = new KubernetesClientBuilder().withConfig(kubeConfig()).build();
+                 OvnjKubernetesController controller = OvnjKubernetesController.builder(kube, session.client(), session.engine(), settings)
+                         .meterRegistry(meters).leaseTiming(seconds(leaseDuration), seconds(leaseRenewDeadline), seconds(leaseRetryPeriod))
+                         .build();
+                 ControllerEndpoints endpoints = metricsPort == null ? null
+                         : ControllerEndpoints.start(new InetSocketAddress(metricsPort), meters, controller)) {
                 controller.start();
                 System.out.println("serving Services of type LoadBalancer on router " + settings.router() + " (owner "
-                        + settings.owner() + ", identity " + controller.identity() + "); Ctrl-C stops");
+                        + settings.owner() + ", identity " + controller.identity()
+                        + (endpoints == null ? "" : ", metrics and probes on port " + endpoints.address().getPort()) + "); Ctrl-C stops");
                 System.out.flush();
                 while (!signal.await(Duration.ofHours(1))) {
                     // Run until a signal asks to stop.
@@ -131,7 +159,18 @@ final class KubernetesCommand implements Callable<Integer> {
         if (present(leaseNamespace)) {
             s = s.withLease(leaseNamespace, leaseName);
         }
+        if (!(leaseRetryPeriod > 0 && leaseRetryPeriod < leaseRenewDeadline && leaseRenewDeadline < leaseDuration)) {
+            throw new ParameterException(spec.commandLine(), "--lease-retry-period (" + leaseRetryPeriod + ") < --lease-renew-deadline ("
+                    + leaseRenewDeadline + ") < --lease-duration (" + leaseDuration + ") must hold, all positive");
+        }
+        if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
+            throw new ParameterException(spec.commandLine(), "--metrics-port " + metricsPort + ": not a port (0-65535)");
+        }
         return s;
+    }
+
+    private static Duration seconds(double value) {
+        return Duration.ofMillis(Math.round(value * 1000));
     }
 
     private Config kubeConfig() throws IOException {

@@ -1,6 +1,5 @@
 package dev.ovnj.cli;
 
-import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -30,16 +29,14 @@ public final class Main {
      * @return the exit code
      */
     public static int run(String... args) {
-        boolean verbose = List.of(args).contains("--verbose");
-        if (verbose) {
-            // slf4j-simple reads its level once, when the first logger is made, which is later than this.
-            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
-            System.setProperty("org.slf4j.simpleLogger.log.dev.ovnj.lb", "info");
-        }
         return new CommandLine(new Main())
                 .setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionStrategy(parseResult -> {
+                    LogLevels.apply(parseResult);
+                    return new CommandLine.RunLast().execute(parseResult);
+                })
                 .setExecutionExceptionHandler((e, cmd, parseResult) -> {
-                    if (verbose) {
+                    if (LogLevels.verbose(parseResult)) {
                         e.printStackTrace();
                     }
                     cmd.getErr().println(message(e));

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -31,12 +32,25 @@ final class OvnjProcess implements AutoCloseable {
 
     /** Starts {@code java -jar ovnj.jar args...} with no standard input. */
     static OvnjProcess start(String... args) {
+        return start(Map.of(), args);
+    }
+
+    /** Starts {@code java -jar ovnj.jar args...} with no standard input and these variables added to the environment. */
+    static OvnjProcess start(Map<String, String> env, String... args) {
+        return start(List.of(), env, args);
+    }
+
+    /** Starts {@code java JVM-OPTIONS -jar ovnj.jar args...} with no standard input and these variables added to the environment. */
+    static OvnjProcess start(List<String> jvmOptions, Map<String, String> env, String... args) {
         assertThat(Files.exists(JAR)).as("shaded jar built in the package phase").isTrue();
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", JAR.toString()));
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-jar", JAR.toString()));
         cmd.addAll(List.of(args));
         try {
-            return new OvnjProcess(new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start());
+            ProcessBuilder builder = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+            builder.environment().putAll(env);
+            return new OvnjProcess(builder.start());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -44,7 +58,12 @@ final class OvnjProcess implements AutoCloseable {
 
     /** Runs to completion (at most 60 s) and returns the outcome. */
     static Result run(String... args) {
-        try (OvnjProcess p = start(args)) {
+        return run(Map.of(), args);
+    }
+
+    /** Runs to completion (at most 60 s) with these variables added to the environment and returns the outcome. */
+    static Result run(Map<String, String> env, String... args) {
+        try (OvnjProcess p = start(env, args)) {
             return p.await(Duration.ofSeconds(60));
         }
     }
@@ -61,6 +80,11 @@ final class OvnjProcess implements AutoCloseable {
             throw new IllegalStateException(e);
         }
         return new Result(process.exitValue(), String.join("\n", stdout), String.join("\n", stderr));
+    }
+
+    /** The process's id, e.g. to read its /proc/PID/status. */
+    long pid() {
+        return process.pid();
     }
 
     /** Lines printed so far on stdout. */

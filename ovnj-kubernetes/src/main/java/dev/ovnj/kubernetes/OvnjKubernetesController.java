@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -31,12 +32,19 @@ import org.slf4j.LoggerFactory;
  * Services that no longer exist ({@link OrphanJanitor}), reading the API server afresh rather
  * than an informer that may not have synced.
  *
+ * <p>Stopping ({@link #close()}) hands over: the operator stops (no more reconciliations), then the
+ * Lease is released ({@link LeaseRelease}) so that a standby takes over on its next retry rather
+ * than when the Lease expires. Nothing in OVN is touched by the stop: the load balancers stay as
+ * they are for the next writer.
+ *
  * <p>Server-side apply: JOSDK patches the Service (finalizer, status) with server-side apply
  * unless {@link ControllerSettings#serverSideApply()} is off; then it uses JSON patches, which
  * fabric8's mock server (answering 415 to server-side apply) and every API server accept.
  */
 public final class OvnjKubernetesController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OvnjKubernetesController.class);
+    /** How long a stop waits for a running reconciliation before interrupting it. */
+    private static final Duration STOP_BOUND = Duration.ofMillis(500);
 
     private final Operator operator;
     private final ServiceLoadBalancerReconciler reconciler;
@@ -44,12 +52,22 @@ public final class OvnjKubernetesController implements AutoCloseable {
     private final ControllerSettings settings;
     private final String identity;
     private final AtomicBoolean leading = new AtomicBoolean();
+    private final AtomicBoolean synced = new AtomicBoolean();
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final boolean exitOnStopLeading;
+    private final Optional<LeaseRelease> lease;
+    private final OvsdbClient nb;
+    private final LoadBalancerEngine engine;
     private final ExecutorService sweeper;
     private volatile CompletableFuture<Set<String>> lastSweep = CompletableFuture.completedFuture(Set.of());
 
     private OvnjKubernetesController(Builder b) {
         this.settings = b.settings;
         this.identity = b.identity;
+        this.nb = b.nb;
+        this.engine = b.engine;
+        this.exitOnStopLeading = b.exitOnStopLeading;
+        this.lease = settings.leaseNamespace().map(ns -> new LeaseRelease(b.kube, ns, settings.leaseName(), identity));
         this.sweeper = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "ovnj-kubernetes-janitor");
             t.setDaemon(true);
@@ -66,11 +84,17 @@ public final class OvnjKubernetesController implements AutoCloseable {
         this.operator = new Operator(o -> {
             o.withKubernetesClient(b.kube).withCloseClientOnStop(false)
                     .withUseSSAToPatchPrimaryResource(settings.serverSideApply())
-                    .withCacheSyncTimeout(b.cacheSyncTimeout);
+                    .withCacheSyncTimeout(b.cacheSyncTimeout)
+                    // A reconciliation still running at stop is interrupted after this: it only waits on the engine.
+                    .withReconciliationTerminationTimeout(STOP_BOUND);
+            // JOSDK's own exit on losing the Lease calls System.exit on the thread that stops the
+            // elector, which at shutdown is the one a shutdown hook waits for: the process then
+            // hangs until the hook gives up. stoppedLeading() decides instead.
             settings.leaseNamespace().ifPresent(ns -> o.withLeaderElectionConfiguration(new LeaderElectionConfiguration(
                     settings.leaseName(), ns, b.leaseDuration, b.renewDeadline, b.retryPeriod, identity,
-                    new LeaderCallbacks(this::startedLeading, this::stoppedLeading, leader -> LOG.info("leader is {}", leader)),
-                    b.exitOnStopLeading)));
+                    new LeaderCallbacks(this::startedLeading, this::stoppedLeading, leader -> LOG.info("Lease holder: {}",
+                            leader == null || leader.isEmpty() ? "none, given up" : leader)),
+                    false)));
         });
         operator.register(reconciler, c -> {
             // Not generation-aware: the ovnj.dev/ annotations change only metadata, which a real
@@ -79,6 +103,7 @@ public final class OvnjKubernetesController implements AutoCloseable {
                     .withGenerationAware(false).withGenericFilter(reconciler::accepts);
             if (settings.namespaces().isEmpty()) {
                 c.watchingAllNamespaces();
+                c.withItemStore(new PrunedItemStore<>(CachedForms.service(reconciler::accepts)));
             } else {
                 c.settingNamespaces(settings.namespaces());
             }
@@ -106,6 +131,9 @@ public final class OvnjKubernetesController implements AutoCloseable {
      */
     public OvnjKubernetesController start() {
         operator.start();
+        synced.set(true);
+        LOG.info("{}: informers synced; {}", identity, settings.leaseNamespace().isPresent()
+                ? "competing for Lease " + settings.leaseNamespace().get() + "/" + settings.leaseName() : "no Lease: writing");
         if (settings.leaseNamespace().isEmpty()) {
             startedLeading();
         }
@@ -148,12 +176,58 @@ public final class OvnjKubernetesController implements AutoCloseable {
         return reconciler;
     }
 
-    /** Stops reconciling and releases the Lease; the load balancers stay, so another replica takes over without an outage. */
+    /**
+     * Whether the process is alive in the sense of a liveness probe: the engine's loop is not stuck
+     * on one step (a restart would help then). Never blocks.
+     *
+     * @return the verdict and why
+     */
+    public ProbeResult liveness() {
+        if (engine.metrics().stalled()) {
+            return new ProbeResult(false, engine.availability());
+        }
+        return new ProbeResult(true, "engine loop running");
+    }
+
+    /**
+     * Whether the replica is ready in the sense of a readiness probe: its informers have synced,
+     * they are healthy and the Northbound client is connected and synced. A standby is ready too:
+     * it takes over without a restart. Never blocks.
+     *
+     * @return the verdict and why
+     */
+    public ProbeResult readiness() {
+        if (closing.get()) {
+            return new ProbeResult(false, "stopping");
+        }
+        if (!synced.get()) {
+            return new ProbeResult(false, "informers not synced yet");
+        }
+        if (!nb.isSynced()) {
+            return new ProbeResult(false, "Northbound database not connected: " + engine.availability());
+        }
+        if (!operator.getRuntimeInfo().allEventSourcesAreHealthy()) {
+            return new ProbeResult(false, "informers unhealthy: " + operator.getRuntimeInfo().unhealthyEventSources().keySet());
+        }
+        return new ProbeResult(true, leading.get() ? "writing the load balancers" : "standing by with synced informers");
+    }
+
+    /**
+     * Stops reconciling, then releases the Lease if this replica holds it, so that a standby takes
+     * over on its next retry. The load balancers stay exactly as they are. Idempotent.
+     */
     @Override
     public void close() {
-        operator.stop();
-        leading.set(false);
-        sweeper.shutdownNow();
+        if (!closing.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            operator.stop();
+        } finally {
+            leading.set(false);
+            lease.ifPresent(LeaseRelease::release);
+            sweeper.shutdownNow();
+        }
     }
 
     private void startedLeading() {
@@ -171,7 +245,16 @@ public final class OvnjKubernetesController implements AutoCloseable {
 
     private void stoppedLeading() {
         leading.set(false);
-        LOG.info("{} no longer writes the load balancers of owner {}", identity, settings.owner());
+        if (closing.get()) {
+            LOG.info("{} stops writing the load balancers of owner {}: shutting down", identity, settings.owner());
+            return;
+        }
+        LOG.warn("{} lost the Lease and no longer writes the load balancers of owner {}", identity, settings.owner());
+        if (exitOnStopLeading) {
+            // On a thread of its own: System.exit waits for the shutdown hooks, which may wait for this one.
+            Thread exit = new Thread(() -> System.exit(1), "ovnj-lease-lost");
+            exit.start();
+        }
     }
 
     /** Builds an {@link OvnjKubernetesController}. */
@@ -233,8 +316,9 @@ public final class OvnjKubernetesController implements AutoCloseable {
         }
 
         /**
-         * Whether losing the Lease ends the process (the default, so that a restarted pod
-         * competes again with fresh informers); an embedding test or application may say no.
+         * Whether losing the Lease (not giving it up in {@link OvnjKubernetesController#close()})
+         * ends the process with status 1 (the default, so that a restarted pod competes again
+         * with fresh informers); an embedding test or application may say no.
          *
          * @param exit whether to exit
          * @return this builder

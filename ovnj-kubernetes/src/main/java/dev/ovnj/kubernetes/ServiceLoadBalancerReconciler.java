@@ -77,21 +77,26 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     }
 
     /**
-     * Watches the EndpointSlices of the same namespaces, each mapped to its Service by the
-     * {@value ServiceSpecs#SERVICE_NAME_LABEL} label, and the engine's own news ({@link EngineEvents}).
+     * Watches the EndpointSlices of the same namespaces that carry the {@value ServiceSpecs#SERVICE_NAME_LABEL}
+     * label, each mapped to its Service by it (kept in the form {@link CachedForms#slice} says), and
+     * the engine's own news ({@link EngineEvents}).
      *
      * @param context JOSDK's context
      * @return the EndpointSlice and engine event sources
      */
     @Override
     public List<EventSource<?, Service>> prepareEventSources(EventSourceContext<Service> context) {
-        InformerEventSourceConfiguration<EndpointSlice> slices = InformerEventSourceConfiguration
+        InformerEventSourceConfiguration.Builder<EndpointSlice> slices = InformerEventSourceConfiguration
                 .from(EndpointSlice.class, Service.class)
                 .withSecondaryToPrimaryMapper(slice -> serviceOf(slice).map(name ->
                         Set.of(new ResourceID(name, slice.getMetadata().getNamespace()))).orElse(Set.of()))
                 .withNamespacesInheritedFromController()
-                .build();
-        return List.of(new InformerEventSource<>(slices, context), engineEvents.source());
+                // Only slices of a Service: the others map to none.
+                .withLabelSelector(ServiceSpecs.SERVICE_NAME_LABEL);
+        if (settings.namespaces().isEmpty()) {
+            slices.withItemStore(new PrunedItemStore<>(CachedForms::slice));
+        }
+        return List.of(new InformerEventSource<>(slices.build(), context), engineEvents.source());
     }
 
     /**
