@@ -6,9 +6,12 @@ import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.boot.context.properties.bind.validation.ValidationBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.env.EnvironmentPostProcessor;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.StandardEnvironment;
 
 /**
  * Binds the {@code ovnj.*} properties as soon as the application's configuration is read,
@@ -28,8 +31,20 @@ public class OvnjPropertiesCheck implements EnvironmentPostProcessor, Ordered {
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
         OvnjProperties target = new OvnjProperties();
-        BindHandler handler = new ValidationBindHandler(new NoUnboundElementsBindHandler(BindHandler.DEFAULT), target);
+        BindHandler handler = new ValidationBindHandler(
+                new NoUnboundElementsBindHandler(BindHandler.DEFAULT, OvnjPropertiesCheck::refusesUnknownKeys), target);
         Binder.get(environment).bind("ovnj", Bindable.ofInstance(target), handler);
+    }
+
+    /**
+     * Whether an unknown {@code ovnj.*} key of this source stops the start. Not for the process's
+     * environment: its {@code OVNJ_*} variables are shared with the {@code ovnj} command
+     * ({@code OVNJ_VERBOSE}, {@code OVNJ_DB}) and with test tools ({@code OVNJ_OVSDB_IMAGE}), so one
+     * of them must not stop an application; they still bind when they name a property.
+     */
+    private static boolean refusesUnknownKeys(ConfigurationPropertySource source) {
+        return !(source.getUnderlyingSource() instanceof PropertySource<?> p
+                && StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME.equals(p.getName()));
     }
 
     /**
