@@ -47,8 +47,14 @@ final class Admission {
      * @param reasons why not admitted
      * @param warnings problems that do not stop it
      * @param conflicts what it collides with
+     * @param adoptions foreign rows the spec takes over (its row name to the foreign row), by its {@link Adoption}
      */
-    record Verdict(SpecStatus.State state, List<String> reasons, List<String> warnings, List<ConflictingRow> conflicts) {
+    record Verdict(SpecStatus.State state, List<String> reasons, List<String> warnings, List<ConflictingRow> conflicts,
+                   Map<String, UUID> adoptions) {
+        Verdict(SpecStatus.State state, List<String> reasons, List<String> warnings, List<ConflictingRow> conflicts) {
+            this(state, reasons, warnings, conflicts, Map.of());
+        }
+
         boolean admitted() {
             return state == null;
         }
@@ -80,10 +86,11 @@ final class Admission {
      * @param cache the client's cache
      * @param eip the routers' networks
      * @param activeClaim whether another spec's claim still counts (not itself in conflict or invalid)
+     * @param adoption the foreign rows the spec may take over, null for none
      * @return the verdict
      */
     Verdict admit(String owner, LoadBalancerSpec spec, SpecFacts facts, long seq, RowCache cache, EipCheck eip,
-                  Predicate<SpecKey> activeClaim) {
+                  Predicate<SpecKey> activeClaim, Adoption adoption) {
         List<String> unsupported = OvnFeatures.missing(spec, release(cache));
         if (facts.checked()) {
             unsupported = new ArrayList<>(unsupported);
@@ -98,17 +105,76 @@ final class Admission {
         }
         List<String> warnings = new ArrayList<>(eipProblems);
         List<ConflictingRow> conflicts = new ArrayList<>();
-        cache.read(() -> {
+        Map<String, UUID> adoptions = cache.read(() -> {
             foreignNamesakes(owner, facts, cache, conflicts);
             foreignVips(owner, spec, facts, cache, conflicts, warnings);
-            return null;
+            return adoption == null || conflicts.isEmpty() ? Map.<String, UUID>of()
+                    : adoptable(owner, facts, adoption, cache, conflicts, warnings);
         });
         earlierClaims(owner, facts, seq, activeClaim, conflicts);
         if (!conflicts.isEmpty()) {
             List<String> reasons = conflicts.stream().map(ConflictingRow::describe).toList();
             return new Verdict(SpecStatus.State.CONFLICT, reasons, warnings, conflicts);
         }
-        return new Verdict(null, List.of(), warnings, List.of());
+        return new Verdict(null, List.of(), warnings, List.of(), adoptions);
+    }
+
+    /**
+     * Takes out of {@code conflicts} the foreign rows the adoption covers and the spec may take
+     * over in place: of the protocol of one of the spec's rows, which the owner does not have yet,
+     * one foreign row per spec row, and serving no VIP the spec does not declare (adopting that
+     * would take the VIP away from whoever serves it). A covered row that fails one of these
+     * stays a conflict, and a warning says why it was not adopted.
+     *
+     * @return the spec's row name to the row it adopts
+     */
+    private static Map<String, UUID> adoptable(String owner, SpecFacts facts, Adoption adoption, RowCache cache,
+                                               List<ConflictingRow> conflicts, List<String> warnings) {
+        TableCache lbs = cache.table("Load_Balancer");
+        Map<String, UUID> out = new java.util.LinkedHashMap<>();
+        Set<UUID> refused = new java.util.HashSet<>();
+        for (ConflictingRow c : conflicts) {
+            Row row = c.uuid().flatMap(lbs::get).orElse(null);
+            if (row == null || out.containsValue(row.uuid()) || refused.contains(row.uuid()) || !adoption.covers(row)) {
+                continue;
+            }
+            String why = null;
+            DesiredRow mine = rowOf(facts, VipIndex.protocol(row));
+            if (mine == null) {
+                why = "its protocol is not one the spec uses";
+            } else if (lbs.lookup(Planner.LB_BY_NAME, mine.rowName()).stream().anyMatch(r -> DesiredRow.ownedBy(r, owner))) {
+                why = "the spec already has its row " + mine.rowName();
+            } else if (out.containsKey(mine.rowName())) {
+                why = "the spec's row " + mine.rowName() + " adopts " + out.get(mine.rowName()) + " already (one row each)";
+            } else {
+                List<String> extra = new ArrayList<>();
+                VipIndex.forEachKey(row, k -> {
+                    if (!facts.vipKeys().contains(k)) {
+                        extra.add(k.toString());
+                    }
+                });
+                if (!extra.isEmpty()) {
+                    why = "it also serves " + String.join(", ", extra) + ", which the spec does not declare";
+                }
+            }
+            if (why == null) {
+                out.put(mine.rowName(), row.uuid());
+            } else {
+                refused.add(row.uuid());
+                warnings.add("not adopted: load balancer " + nameOf(row) + " (uuid " + row.uuid() + "): " + why);
+            }
+        }
+        conflicts.removeIf(c -> c.uuid().filter(out::containsValue).isPresent());
+        return out;
+    }
+
+    private static DesiredRow rowOf(SpecFacts facts, dev.ovnj.lb.spec.Protocol protocol) {
+        for (DesiredRow r : facts.rows()) {
+            if (r.protocol() == protocol) {
+                return r;
+            }
+        }
+        return null;
     }
 
     private Optional<String[]> release(RowCache cache) {

@@ -124,6 +124,13 @@ public final class PlanTransactions {
                     row.put("ip_port_mappings", d.ipPortMappings());
                 }
                 inserts.add(new Insert("Load_Balancer", row, Optional.of(ref.name()), Optional.empty()));
+            } else if (change instanceof PlanChange.Adopt a) {
+                // Not conditioned on the owner, as every other write is: the row is not ours yet.
+                // The guard (its columns as the plan read them) keeps this from taking a row that
+                // changed meanwhile; the owner-conditioned writes after it then find it ours.
+                guard(a.uuid());
+                writes.add(Operations.update("Load_Balancer").where(byUuid(a.uuid()))
+                        .set("name", a.rowName()).set("external_ids", a.externalIds()));
             } else if (change instanceof PlanChange.UpdateVips u) {
                 guard(u.uuid());
                 List<Mutation> m = new ArrayList<>();
