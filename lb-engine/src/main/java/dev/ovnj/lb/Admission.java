@@ -48,11 +48,12 @@ final class Admission {
      * @param warnings problems that do not stop it
      * @param conflicts what it collides with
      * @param adoptions foreign rows the spec takes over (its row name to the foreign row), by its {@link Adoption}
+     * @param health its health checks as the topology resolves them (sources and what they watch), or NONE
      */
     record Verdict(SpecStatus.State state, List<String> reasons, List<String> warnings, List<ConflictingRow> conflicts,
-                   Map<String, UUID> adoptions) {
+                   Map<String, UUID> adoptions, HealthChecks.Resolution health) {
         Verdict(SpecStatus.State state, List<String> reasons, List<String> warnings, List<ConflictingRow> conflicts) {
-            this(state, reasons, warnings, conflicts, Map.of());
+            this(state, reasons, warnings, conflicts, Map.of(), HealthChecks.Resolution.NONE);
         }
 
         boolean admitted() {
@@ -92,12 +93,14 @@ final class Admission {
     Verdict admit(String owner, LoadBalancerSpec spec, SpecFacts facts, long seq, RowCache cache, EipCheck eip,
                   Predicate<SpecKey> activeClaim, Adoption adoption) {
         List<String> unsupported = OvnFeatures.missing(spec, release(cache));
+        HealthChecks.Resolution health = HealthChecks.Resolution.NONE;
         if (facts.checked()) {
+            health = cache.read(() -> HealthChecks.resolveAll(spec, cache));
             unsupported = new ArrayList<>(unsupported);
-            unsupported.addAll(cache.read(() -> HealthChecks.resolveAll(spec, cache)).invalid());
+            unsupported.addAll(health.invalid());
         }
         if (!unsupported.isEmpty()) {
-            return new Verdict(SpecStatus.State.INVALID, unsupported, List.of(), List.of());
+            return new Verdict(SpecStatus.State.INVALID, unsupported, List.of(), List.of(), Map.of(), health);
         }
         List<String> eipProblems = eip.problems(spec);
         if (!eipProblems.isEmpty() && eipPolicy == EipPolicy.REJECT) {
@@ -116,7 +119,7 @@ final class Admission {
             List<String> reasons = conflicts.stream().map(ConflictingRow::describe).toList();
             return new Verdict(SpecStatus.State.CONFLICT, reasons, warnings, conflicts);
         }
-        return new Verdict(null, List.of(), warnings, List.of(), adoptions);
+        return new Verdict(null, List.of(), warnings, List.of(), adoptions, health);
     }
 
     /**

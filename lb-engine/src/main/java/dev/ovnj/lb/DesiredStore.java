@@ -30,6 +30,9 @@ final class DesiredStore {
     private final VipClaims claims = new VipClaims();
     private final Set<SpecKey> checked = new LinkedHashSet<>();
     private final Map<String, Set<SpecKey>> byCheckedBackend = new HashMap<>();
+    /** What each spec's chosen health-check sources watch, and the reverse: a source the engine picked is no declaration. */
+    private final Map<SpecKey, Set<String>> watchedBy = new HashMap<>();
+    private final Map<String, Set<SpecKey>> byWatched = new HashMap<>();
     private long nextSeq;
 
     Desired get(SpecKey key) {
@@ -128,7 +131,35 @@ final class DesiredStore {
         Desired d = specs.get(key.spec());
         if (d != null && d.removed()) {
             specs.remove(key.spec());
+            watch(key, Set.of());
         }
+    }
+
+    /**
+     * Sets what the health-check sources the engine chose for a spec depend on, as its last
+     * judgement found ({@code ip:<source>}: a port taking it; {@code switch:<name>}: a switch with
+     * no address left to choose, whose ports changing may free one).
+     */
+    void watch(SpecKey key, Set<String> watched) {
+        Set<String> old = watchedBy.getOrDefault(key, Set.of());
+        if (old.equals(watched)) {
+            return;
+        }
+        old.forEach(w -> removeFrom(byWatched, w, key));
+        if (watched.isEmpty()) {
+            watchedBy.remove(key);
+        } else {
+            watchedBy.put(key, Set.copyOf(watched));
+            watched.forEach(w -> byWatched.computeIfAbsent(w, k -> new LinkedHashSet<>()).add(key));
+        }
+    }
+
+    /**
+     * Specs whose chosen health-check source is this address ({@code ip:10.0.0.254}), or that
+     * found no address left on this switch ({@code switch:ls-int}).
+     */
+    Set<SpecKey> byWatched(String key) {
+        return byWatched.getOrDefault(key, Set.of());
     }
 
     /** The specs that name this router, switch or group. */

@@ -602,6 +602,7 @@ final class EngineLoop {
         try {
             Desired d = store.get(key);
             Reconciler.Result r = d == null ? null : reconciler.reconcile(key, d, eip, this::claimCounts);
+            store.watch(key, r == null ? Set.of() : r.health().watched());
             outcomes.handle(outcomes.afterPlan(key, d, r, markedAt, groupsCreated, verifying));
         } catch (RuntimeException ex) {
             outcomes.handle(new KeyOutcome.PlanningFailed(key, ex));

@@ -130,6 +130,10 @@ final class EventMapper {
             return;
         }
         Attachment name = new Attachment(kind, Admission.nameOf(after));
+        if (kind == Target.SWITCH && !Objects.equals(before.get("ports"), after.get("ports"))) {
+            // A port left: a switch with no address left for a chosen health-check source may have one now.
+            out.addAll(desired.byWatched("switch:" + name.name()));
+        }
         Set<Object> lbs = changed(before.get("load_balancer"), after.get("load_balancer"));
         members(lbs, cache, mapped, out);
         Set<Object> groups = changed(before.get("load_balancer_group"), after.get("load_balancer_group"));
@@ -236,6 +240,7 @@ final class EventMapper {
             out.addAll(desired.byCheckedBackend("port:" + Admission.nameOf(r)));
             for (String ip : PortAddresses.of(r)) {
                 out.addAll(desired.byCheckedBackend("ip:" + ip));
+                out.addAll(desired.byWatched("ip:" + ip));
             }
             if ("router".equals(r.get("type"))) {
                 // A router port joining or leaving a switch changes its subnets and port addresses.

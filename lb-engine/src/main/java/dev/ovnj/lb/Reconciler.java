@@ -3,6 +3,7 @@ package dev.ovnj.lb;
 import dev.ovnj.lb.plan.DesiredRow;
 import dev.ovnj.lb.plan.LoadBalancerPlan;
 import dev.ovnj.lb.plan.PlanChange;
+import dev.ovnj.lb.internal.HealthChecks;
 import dev.ovnj.lb.internal.Planner;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.SpecError;
@@ -32,6 +33,15 @@ final class Reconciler {
 
     /** What one spec needs. */
     sealed interface Result {
+        /**
+         * The spec's health checks as resolved while judging it: the sources the status shows and
+         * the addresses a port event must re-plan it for.
+         *
+         * @return the resolution, NONE when nothing was resolved
+         */
+        default HealthChecks.Resolution health() {
+            return HealthChecks.Resolution.NONE;
+        }
     }
 
     /**
@@ -42,9 +52,13 @@ final class Reconciler {
      * @param warnings problems that do not stop it
      * @param rows its rows' UUIDs
      * @param conflicts what it collides with
+     * @param health its health checks as resolved
      */
     record Settled(SpecStatus.State state, List<String> reasons, List<String> warnings, Set<UUID> rows,
-                   List<ConflictingRow> conflicts) implements Result {
+                   List<ConflictingRow> conflicts, HealthChecks.Resolution health) implements Result {
+        Settled(SpecStatus.State state, List<String> reasons, List<String> warnings, Set<UUID> rows, List<ConflictingRow> conflicts) {
+            this(state, reasons, warnings, rows, conflicts, HealthChecks.Resolution.NONE);
+        }
     }
 
     /**
@@ -52,8 +66,12 @@ final class Reconciler {
      *
      * @param plan the plan of this spec's rows
      * @param warnings problems that do not stop it
+     * @param health its health checks as resolved
      */
-    record Write(LoadBalancerPlan plan, List<String> warnings) implements Result {
+    record Write(LoadBalancerPlan plan, List<String> warnings, HealthChecks.Resolution health) implements Result {
+        Write(LoadBalancerPlan plan, List<String> warnings) {
+            this(plan, warnings, HealthChecks.Resolution.NONE);
+        }
     }
 
     /** The spec was removed and its rows are gone. */
@@ -119,7 +137,7 @@ final class Reconciler {
         SpecFacts facts = d.facts() != null ? d.facts() : SpecFacts.of(key.owner(), d.spec());
         Admission.Verdict v = admission.admit(key.owner(), d.spec(), facts, d.seq(), cache, eip, activeClaim, d.adoption());
         if (!v.admitted()) {
-            return new Settled(v.state(), v.reasons(), v.warnings(), Set.of(), v.conflicts());
+            return new Settled(v.state(), v.reasons(), v.warnings(), Set.of(), v.conflicts(), v.health());
         }
         LoadBalancerPlan plan = planRead(key.owner(), List.of(d.spec()), facts.rows(), Set.of(key.spec()), v.adoptions());
         List<String> warnings = v.warnings();
@@ -128,13 +146,13 @@ final class Reconciler {
             warnings.addAll(plan.conflicts());
         }
         if (!plan.isEmpty()) {
-            return new Write(plan, warnings);
+            return new Write(plan, warnings, v.health());
         }
         List<String> waiting = plan.pending().getOrDefault(key.spec(), List.of());
         Set<UUID> rows = plan.applied().containsKey(key.spec()) ? plan.applied().get(key.spec()) : ownRows(key);
         return waiting.isEmpty()
-                ? new Settled(SpecStatus.State.APPLIED, List.of(), warnings, rows, List.of())
-                : new Settled(SpecStatus.State.WAITING, waiting, warnings, ownRows(key), List.of());
+                ? new Settled(SpecStatus.State.APPLIED, List.of(), warnings, rows, List.of(), v.health())
+                : new Settled(SpecStatus.State.WAITING, waiting, warnings, ownRows(key), List.of(), v.health());
     }
 
     /** Plans some of an owner's specs in one cache read, timing how long it held the lock. */

@@ -32,12 +32,15 @@ import java.util.UUID;
  *     ({@link OperatingStatus#UNKNOWN} before the engine's first verdict on it, and while it is invalid or removed)
  * @param vipOperatingStatus each VIP's operating status, rolled up from its backends; keyed as
  *     {@link BackendHealthView#key} writes it ({@code 172.16.0.100:80}, {@code 10.96.0.10:53/udp})
+ * @param healthCheckSources for each mapped backend of a checked VIP (keyed as {@code backendHealth}),
+ *     the address OVN's service monitor probes it from and whether the engine chose it; as of the
+ *     engine's last judgement of the spec (empty when invalid or without health checks)
  */
 public record SpecStatus(String owner, String spec, State state, List<String> reasons, List<String> warnings,
                          Set<UUID> rows, long repairs, Optional<Duration> lastRepair, List<ConflictingRow> conflicts,
                          Optional<WriteError> writeError, long generation, long observedGeneration,
                          Map<String, BackendHealth> backendHealth, OperatingStatus operatingStatus,
-                         Map<String, OperatingStatus> vipOperatingStatus) {
+                         Map<String, OperatingStatus> vipOperatingStatus, Map<String, HealthCheckSource> healthCheckSources) {
 
     /** The states of a spec. */
     public enum State {
@@ -92,6 +95,7 @@ public record SpecStatus(String owner, String spec, State state, List<String> re
      *     service monitor says
      * @param operatingStatus whether it serves traffic: the worst of its VIPs'
      * @param vipOperatingStatus each VIP's operating status
+     * @param healthCheckSources each mapped backend's health-check source
      */
     public SpecStatus {
         reasons = List.copyOf(reasons);
@@ -104,6 +108,35 @@ public record SpecStatus(String owner, String spec, State state, List<String> re
         java.util.Objects.requireNonNull(operatingStatus, "operatingStatus");
         vipOperatingStatus = vipOperatingStatus.isEmpty() ? Map.of()
                 : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(vipOperatingStatus));
+        healthCheckSources = healthCheckSources.isEmpty() ? Map.of()
+                : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(healthCheckSources));
+    }
+
+    /**
+     * A status without health-check sources.
+     *
+     * @param owner the owner
+     * @param spec the spec's name
+     * @param state the state
+     * @param reasons why it is not applied
+     * @param warnings problems that do not stop it
+     * @param rows UUIDs of its Load_Balancer rows
+     * @param repairs how many times drift was repaired
+     * @param lastRepair latency of the most recent repair
+     * @param conflicts the rows or specs it conflicts with
+     * @param writeError why the write did not succeed
+     * @param generation the version of the desired spec
+     * @param observedGeneration the version the database was last seen to hold
+     * @param backendHealth backend to what OVN's service monitor says
+     * @param operatingStatus whether it serves traffic
+     * @param vipOperatingStatus each VIP's operating status
+     */
+    public SpecStatus(String owner, String spec, State state, List<String> reasons, List<String> warnings, Set<UUID> rows,
+                      long repairs, Optional<Duration> lastRepair, List<ConflictingRow> conflicts, Optional<WriteError> writeError,
+                      long generation, long observedGeneration, Map<String, BackendHealth> backendHealth,
+                      OperatingStatus operatingStatus, Map<String, OperatingStatus> vipOperatingStatus) {
+        this(owner, spec, state, reasons, warnings, rows, repairs, lastRepair, conflicts, writeError, generation, observedGeneration,
+                backendHealth, operatingStatus, vipOperatingStatus, Map.of());
     }
 
     /**
@@ -127,7 +160,7 @@ public record SpecStatus(String owner, String spec, State state, List<String> re
                       long repairs, Optional<Duration> lastRepair, List<ConflictingRow> conflicts, Optional<WriteError> writeError,
                       long generation, long observedGeneration, Map<String, BackendHealth> backendHealth) {
         this(owner, spec, state, reasons, warnings, rows, repairs, lastRepair, conflicts, writeError, generation, observedGeneration,
-                backendHealth, OperatingStatus.UNKNOWN, Map.of());
+                backendHealth, OperatingStatus.UNKNOWN, Map.of(), Map.of());
     }
 
     /**

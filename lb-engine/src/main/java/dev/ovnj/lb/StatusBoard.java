@@ -32,6 +32,8 @@ final class StatusBoard {
     private final Map<SpecKey, Map<String, BackendHealth>> health = new HashMap<>();
     /** Each spec's VIPs' operating status (absent: UNKNOWN, no VIPs). */
     private final Map<SpecKey, Map<String, OperatingStatus>> operating = new HashMap<>();
+    /** Each checked spec's health-check sources, as its last verdict found them. */
+    private final Map<SpecKey, Map<String, HealthCheckSource>> sources = new HashMap<>();
     private final EnumMap<SpecStatus.State, Integer> counts = new EnumMap<>(SpecStatus.State.class);
     private final EnumMap<OperatingStatus, Integer> operatingCounts = new EnumMap<>(OperatingStatus.class);
     private final ListenerBus bus;
@@ -123,6 +125,11 @@ final class StatusBoard {
     SpecStatus decided(SpecKey key, long generation, Reconciler.Settled s) {
         SpecStatus before = get(key);
         boolean inPlace = s.state() == SpecStatus.State.APPLIED || s.state() == SpecStatus.State.WAITING;
+        if (s.health().sources().isEmpty()) {
+            sources.remove(key);
+        } else {
+            sources.put(key, s.health().sources());
+        }
         return put(key, s.state(), s.reasons(), s.warnings(), s.rows(), s.conflicts(), Optional.empty(), generation,
                 inPlace ? generation : observed(before));
     }
@@ -146,7 +153,7 @@ final class StatusBoard {
         Map<String, OperatingStatus> vips = operating.get(key);
         SpecStatus next = new SpecStatus(key.owner(), key.spec(), state, reasons, warnings, rows, r == null ? 0 : r[0],
                 Optional.ofNullable(lastRepair.get(key)), conflicts, error, generation, observed, health.getOrDefault(key, Map.of()),
-                rollUp(vips), vips == null ? Map.of() : vips);
+                rollUp(vips), vips == null ? Map.of() : vips, sources.getOrDefault(key, Map.of()));
         SpecStatus old = working.computeIfAbsent(key.owner(), o -> new LinkedHashMap<>()).put(key.spec(), next);
         changed(key);
         count(old, -1);
@@ -166,7 +173,7 @@ final class StatusBoard {
         if (s != null) {
             SpecStatus next = new SpecStatus(s.owner(), s.spec(), s.state(), s.reasons(), s.warnings(), s.rows(),
                     repairs.get(key)[0], Optional.of(latency), s.conflicts(), s.writeError(), s.generation(), s.observedGeneration(),
-                    s.backendHealth(), s.operatingStatus(), s.vipOperatingStatus());
+                    s.backendHealth(), s.operatingStatus(), s.vipOperatingStatus(), s.healthCheckSources());
             working.get(key.owner()).put(key.spec(), next);
             changed(key);
         }
@@ -204,7 +211,7 @@ final class StatusBoard {
         }
         SpecStatus next = new SpecStatus(s.owner(), s.spec(), s.state(), s.reasons(), s.warnings(), s.rows(), s.repairs(),
                 s.lastRepair(), s.conflicts(), s.writeError(), s.generation(), s.observedGeneration(), now, rollUp(vips),
-                vips == null ? Map.of() : vips);
+                vips == null ? Map.of() : vips, s.healthCheckSources());
         working.get(key.owner()).put(key.spec(), next);
         changed(key);
         countOperating(s, -1);
@@ -243,6 +250,7 @@ final class StatusBoard {
         lastRepair.remove(key);
         health.remove(key);
         operating.remove(key);
+        sources.remove(key);
     }
 
     private void changed(SpecKey key) {

@@ -1,5 +1,7 @@
 package dev.ovnj.lb.internal;
 
+import dev.ovnj.lb.BackendHealthView;
+import dev.ovnj.lb.HealthCheckSource;
 import dev.ovnj.lb.OvnFeatures;
 import dev.ovnj.lb.spec.Endpoint;
 import dev.ovnj.lb.spec.HealthCheck;
@@ -7,28 +9,40 @@ import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.Protocol;
 import dev.ovnj.lb.spec.VipSpec;
 import dev.ovnj.nb.ip.IpAddresses;
+import dev.ovnj.nb.ip.IpFamily;
 import dev.ovnj.nb.ip.IpNetwork;
+import dev.ovnj.nb.ip.IpRange;
 import dev.ovnj.ovsdb.cache.IndexSpec;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.cache.TableCache;
 import dev.ovnj.ovsdb.data.Row;
+import java.math.BigInteger;
 import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 
 /**
  * What a spec's health checks become in one {@code Load_Balancer} row, read from the topology:
  * one {@code Load_Balancer_Health_Check} per checked VIP, and {@code ip_port_mappings} from each
  * backend address to the {@code Logical_Switch_Port} holding it (in {@code addresses} or
  * {@code dynamic_addresses}, unless the spec names the port) and the source address the monitor
- * probes from. The source must lie in the backend switch's subnet ({@code other_config:subnet},
+ * probes from. A given source must lie in the backend switch's subnet ({@code other_config:subnet},
  * {@code other_config:ipv6_prefix}, or the networks of a router port on that switch) and must
- * not be any port's address. Call inside a cache read.
+ * not be any port's address. Without one the source is chosen as OVN requires (ovn-nb(5)
+ * {@code ip_port_mappings}; ovn-northd): the address already mapped, while it is still usable (a
+ * restart or a re-plan never moves it); else, for a load balancer on a router from OVN 26.03 on, the
+ * address of that router's port on the backend's switch (northd then probes from that port's MAC);
+ * else the highest address of the switch's subnet that no port uses and
+ * {@code other_config:exclude_ips} leaves out (OVN's IPAM hands out the lowest free addresses,
+ * so the top of the subnet stays out of its way). Call inside a cache read.
  */
 public final class HealthChecks {
     /** Logical switch ports by name (an explicit {@code port:}). */
@@ -37,6 +51,10 @@ public final class HealthChecks {
     static final IndexSpec SWITCH_BY_PORT = IndexSpec.of("Logical_Switch", "ports");
     /** Router ports by name, for the networks of a router port on the switch. */
     static final IndexSpec ROUTER_PORT_BY_NAME = IndexSpec.of("Logical_Router_Port", "name");
+    /** Routers by port, to tell whether a router port's router holds the load balancer. */
+    static final IndexSpec ROUTER_BY_PORT = IndexSpec.of("Logical_Router", "ports");
+    /** Load balancers by name, for the source already in the row's {@code ip_port_mappings}. */
+    static final IndexSpec LB_BY_NAME = IndexSpec.of("Load_Balancer", "name");
 
     /**
      * One row's health checks.
@@ -45,9 +63,12 @@ public final class HealthChecks {
      * @param mappings {@code ip_port_mappings}
      * @param invalid problems that make the spec INVALID
      * @param waiting backends not mapped yet, in words
+     * @param sources each mapped backend's source, keyed as {@link BackendHealthView#key} writes it
+     * @param watched what a port event must re-plan the spec for: {@code ip:<address>} of every chosen
+     *     source (a port taking it), {@code switch:<name>} of a switch with no address left to choose
      */
     public record Resolution(Map<String, Map<String, String>> checks, Map<String, String> mappings, List<String> invalid,
-                             List<String> waiting) {
+                             List<String> waiting, Map<String, HealthCheckSource> sources, Set<String> watched) {
         /**
          * Copies the collections.
          *
@@ -55,16 +76,20 @@ public final class HealthChecks {
          * @param mappings ip_port_mappings
          * @param invalid problems that make the spec INVALID
          * @param waiting backends not mapped yet
+         * @param sources each mapped backend's source
+         * @param watched what a port event must re-plan the spec for
          */
         public Resolution {
             checks = Map.copyOf(checks);
             mappings = Map.copyOf(mappings);
             invalid = List.copyOf(invalid);
             waiting = List.copyOf(waiting);
+            sources = Map.copyOf(sources);
+            watched = Set.copyOf(watched);
         }
 
         /** Nothing checked. */
-        static final Resolution NONE = new Resolution(Map.of(), Map.of(), List.of(), List.of());
+        public static final Resolution NONE = new Resolution(Map.of(), Map.of(), List.of(), List.of(), Map.of(), Set.of());
     }
 
     private static final String ROUTER_PORT = "router port ";
@@ -78,7 +103,7 @@ public final class HealthChecks {
      * @return index specs
      */
     public static List<IndexSpec> indexes() {
-        return List.of(PORT_BY_NAME, SWITCH_BY_PORT, ROUTER_PORT_BY_NAME);
+        return List.of(PORT_BY_NAME, SWITCH_BY_PORT, ROUTER_PORT_BY_NAME, ROUTER_BY_PORT, LB_BY_NAME);
     }
 
     /**
@@ -106,12 +131,16 @@ public final class HealthChecks {
     public static Resolution resolveAll(LoadBalancerSpec spec, RowCache cache) {
         List<String> invalid = new ArrayList<>();
         List<String> waiting = new ArrayList<>();
+        Map<String, HealthCheckSource> sources = new TreeMap<>();
+        Set<String> watched = new HashSet<>();
         for (Protocol p : spec.protocols()) {
             Resolution r = resolve(spec, p, cache);
             invalid.addAll(r.invalid());
             waiting.addAll(r.waiting());
+            sources.putAll(r.sources());
+            watched.addAll(r.watched());
         }
-        return new Resolution(Map.of(), Map.of(), invalid, waiting);
+        return new Resolution(Map.of(), Map.of(), invalid, waiting, sources, watched);
     }
 
     /**
@@ -154,7 +183,7 @@ public final class HealthChecks {
 
         /** The canonical addresses of the backends of checked VIPs: the only ones looked for in the ports. */
         private Set<String> wanted() {
-            Set<String> out = new java.util.HashSet<>();
+            Set<String> out = new HashSet<>();
             for (VipSpec v : spec.vips()) {
                 if (v.healthCheck().isPresent()) {
                     v.backends().forEach(b -> out.add(Endpoint.parse(b).host()));
@@ -171,6 +200,7 @@ public final class HealthChecks {
             Map<String, String> mappedBy = new LinkedHashMap<>();
             List<String> invalid = new ArrayList<>();
             List<String> waiting = new ArrayList<>();
+            Map<String, String> mapped = mappedNow(protocol);
             for (VipSpec v : spec.vips()) {
                 if (v.protocol() != protocol || v.healthCheck().isEmpty()) {
                     continue;
@@ -185,11 +215,11 @@ public final class HealthChecks {
                 checks.put(vipKey, options);
                 for (String b : v.backends()) {
                     Endpoint be = Endpoint.parse(b);
-                    String value = backend(v, hc, be, invalid, waiting);
+                    String key = mappingKey(be);
+                    String value = backend(v, hc, be, mapped.get(key), invalid, waiting);
                     if (value == null) {
                         continue;
                     }
-                    String key = mappingKey(be);
                     String prev = mappings.putIfAbsent(key, value);
                     if (prev != null && !prev.equals(value)) {
                         invalid.add("backend " + be.host() + " is checked by " + mappedBy.get(key) + " as " + prev + " and by "
@@ -197,14 +227,42 @@ public final class HealthChecks {
                                 + " (ip_port_mappings): give both VIPs the same source and port");
                     } else {
                         mappedBy.putIfAbsent(key, v.vip());
+                        sources.put(BackendHealthView.key(be, protocol), lastSource);
                     }
                 }
             }
-            return new Resolution(checks, mappings, invalid, waiting);
+            return new Resolution(checks, mappings, invalid, waiting, sources, watched);
         }
 
-        /** {@code port:source} for one backend, or null (and why) when it cannot be mapped now. */
-        private String backend(VipSpec v, HealthCheck hc, Endpoint be, List<String> invalid, List<String> waiting) {
+        /** The row's {@code ip_port_mappings} now (the spec's row of this protocol), for the sources already chosen. */
+        private Map<String, String> mappedNow(Protocol protocol) {
+            String rowName = spec.name() + "-" + protocol.wireValue();
+            Optional<TableCache> lbs = cache.findTable("Load_Balancer");
+            if (lbs.isPresent()) {
+                for (Row r : lbs.get().lookup(LB_BY_NAME, rowName)) {
+                    if (r.get("ip_port_mappings") instanceof Map<?, ?> m && !m.isEmpty()) {
+                        Map<String, String> out = new HashMap<>();
+                        m.forEach((k, val) -> out.put(String.valueOf(k), String.valueOf(val)));
+                        return out;
+                    }
+                }
+            }
+            return Map.of();
+        }
+
+        /** The source of the backend {@link #backend} mapped last. */
+        private HealthCheckSource lastSource;
+        private final Map<String, HealthCheckSource> sources = new TreeMap<>();
+        private final Set<String> watched = new HashSet<>();
+        /** The source chosen per switch and family in this run, so a switch's backends share one. */
+        private final Map<List<Object>, String> chosenOn = new HashMap<>();
+
+        /**
+         * {@code port:source} for one backend, or null (and why) when it cannot be mapped now.
+         *
+         * @param mappedNow the backend's entry in the row's ip_port_mappings now, or null
+         */
+        private String backend(VipSpec v, HealthCheck hc, Endpoint be, String mappedNow, List<String> invalid, List<String> waiting) {
             String host = be.host();
             String explicit = explicitName(v, host);
             Row port;
@@ -241,46 +299,235 @@ public final class HealthChecks {
             String swName = nameOf(sw);
             Optional<String> source = hc.sourceIp().or(() -> spec.healthCheckSources().getOrDefault(swName, List.of()).stream()
                     .filter(ip -> Endpoint.address(ip).isIpv6() == be.isIpv6()).findFirst());
-            if (source.isEmpty()) {
-                invalid.add("backend " + host + " of " + v.vip() + " is on switch " + swName + ", but no " + (be.isIpv6() ? "IPv6" : "IPv4")
-                        + " health-check source is given: set healthCheck.sourceIp or healthCheckSources." + swName);
-                return null;
+            String srcText;
+            if (source.isPresent()) {
+                InetAddress src = Endpoint.address(source.get()).address();
+                String problem = sourceProblem(sw, src, be);
+                if (problem != null) {
+                    invalid.add("health-check source " + IpAddresses.format(src) + " for backend " + host + " of " + v.vip() + problem);
+                    return null;
+                }
+                srcText = IpAddresses.format(src);
+                lastSource = new HealthCheckSource(srcText, false);
+            } else {
+                srcText = chosen(v, be, sw, mappedNow, invalid);
+                if (srcText == null) {
+                    return null;
+                }
+                lastSource = new HealthCheckSource(srcText, true);
+                watched.add("ip:" + srcText);
             }
-            InetAddress src = Endpoint.address(source.get()).address();
-            String srcText = IpAddresses.format(src);
-            List<IpNetwork> nets = subnets(sw);
+            return portName + ":" + (be.isIpv6() ? "[" + srcText + "]" : srcText);
+        }
+
+        /**
+         * Why a source cannot probe a backend on this switch (the end of a sentence naming the
+         * source and the backend), or null when it can.
+         */
+        private String sourceProblem(Row sw, InetAddress src, Endpoint be) {
+            String swName = nameOf(sw);
             String fam = be.isIpv6() ? "IPv6" : "IPv4";
-            List<IpNetwork> sameFamily = nets.stream().filter(n -> IpAddresses.sameFamily(n.address(), src)).toList();
+            List<IpNetwork> sameFamily = subnets(sw).stream().filter(n -> IpAddresses.sameFamily(n.address(), src)).toList();
             if (sameFamily.isEmpty()) {
-                invalid.add("health-check source " + srcText + " for backend " + host + " of " + v.vip() + " cannot be checked: switch "
-                        + swName + " has no " + fam + " subnet (other_config:" + (be.isIpv6() ? "ipv6_prefix" : "subnet")
-                        + ") and no router port with an " + fam + " network");
-                return null;
+                return " cannot be checked: switch " + swName + " has no " + fam + " subnet (other_config:"
+                        + (be.isIpv6() ? "ipv6_prefix" : "subnet") + ") and no router port with an " + fam + " network";
             }
             if (sameFamily.stream().noneMatch(n -> n.contains(src))) {
-                invalid.add("health-check source " + srcText + " for backend " + host + " of " + v.vip() + " is outside the subnets of switch "
-                        + swName + " (" + String.join(", ", sameFamily.stream().map(IpNetwork::cidr).distinct().toList()) + ")");
-                return null;
+                return " is outside the subnets of switch " + swName + " ("
+                        + String.join(", ", sameFamily.stream().map(IpNetwork::cidr).distinct().toList()) + ")";
             }
             String holder = portWithAddress(sw, src);
             if (holder != null && holder.startsWith(ROUTER_PORT) && routerPortSources()) {
                 // OVN 26.03 probes from a router port's own address on the backend's switch.
-                return portName + ":" + (be.isIpv6() ? "[" + srcText + "]" : srcText);
+                return null;
             }
             if (holder != null && holder.startsWith(ROUTER_PORT)) {
-                invalid.add("health-check source " + srcText + " for backend " + host + " of " + v.vip() + " is the address of "
-                        + holder + " on switch " + swName + "; " + OvnFeatures.ROUTER_PORT_HEALTH_CHECK_SOURCE.what() + " needs OVN "
-                        + OvnFeatures.ROUTER_PORT_HEALTH_CHECK_SOURCE.release() + " or later; the connected OVN is "
+                return " is the address of " + holder + " on switch " + swName + "; " + OvnFeatures.ROUTER_PORT_HEALTH_CHECK_SOURCE.what()
+                        + " needs OVN " + OvnFeatures.ROUTER_PORT_HEALTH_CHECK_SOURCE.release() + " or later; the connected OVN is "
                         + release().map(r -> r[0] + " (" + r[1] + ")").orElse("of an unknown release")
-                        + "; use an unused address of the subnet");
-                return null;
+                        + "; use an unused address of the subnet";
             }
             if (holder != null) {
-                invalid.add("health-check source " + srcText + " for backend " + host + " of " + v.vip() + " is the address of port "
-                        + holder + " on switch " + swName + "; use an unused address of the subnet");
+                return " is the address of port " + holder + " on switch " + swName + "; use an unused address of the subnet";
+            }
+            return null;
+        }
+
+        /**
+         * The source the engine chooses for a backend without a given one (see the class comment),
+         * or null (and why, naming the switch and its networks) when there is none.
+         */
+        private String chosen(VipSpec v, Endpoint be, Row sw, String mappedNow, List<String> invalid) {
+            List<Object> memo = List.of(sw.uuid(), be.isIpv6());
+            String kept = mappedSource(mappedNow, be);
+            // Kept while a port has not taken it since (the ports looked up by address are only the
+            // backends' and given sources', so the switch's addresses are asked here).
+            if (kept != null && sourceProblem(sw, IpAddresses.parse(kept), be) == null
+                    && (!usedOn(sw).contains(kept) || kept.equals(routerPortSource(sw, be)))) {
+                chosenOn.putIfAbsent(memo, kept);
+                return kept;
+            }
+            String earlier = chosenOn.get(memo);
+            if (earlier != null) {
+                return earlier;
+            }
+            String picked = routerPortSource(sw, be);
+            String swName = nameOf(sw);
+            String fam = be.isIpv6() ? "IPv6" : "IPv4";
+            if (picked == null) {
+                List<IpNetwork> sameFamily = subnets(sw).stream().filter(n -> n.family() == (be.isIpv6()
+                        ? IpFamily.IPV6 : IpFamily.IPV4)).toList();
+                if (sameFamily.isEmpty()) {
+                    invalid.add("backend " + be.host() + " of " + v.vip() + " is on switch " + swName + ", which has no " + fam
+                            + " subnet (other_config:" + (be.isIpv6() ? "ipv6_prefix" : "subnet") + ") and no router port with an " + fam
+                            + " network, so no health-check source can be chosen: give the switch one, or set healthCheck.sourceIp or"
+                            + " healthCheckSources." + swName);
+                    return null;
+                }
+                IpNetwork net = sameFamily.stream().filter(n -> n.contains(be.address())).findFirst().orElse(sameFamily.get(0));
+                picked = highestFree(sw, net);
+                if (picked == null) {
+                    invalid.add("backend " + be.host() + " of " + v.vip() + " is on switch " + swName + ", whose subnet " + net.cidr()
+                            + " has no address left that no port uses (and other_config:exclude_ips leaves out), so no health-check"
+                            + " source can be chosen: set healthCheck.sourceIp or healthCheckSources." + swName);
+                    watched.add("switch:" + swName);
+                    return null;
+                }
+            }
+            chosenOn.put(memo, picked);
+            return picked;
+        }
+
+        /** The source of a backend's ip_port_mappings entry ({@code port:source}, {@code port:[source]}), canonical, or null. */
+        private static String mappedSource(String mappedNow, Endpoint be) {
+            if (mappedNow == null) {
                 return null;
             }
-            return portName + ":" + (be.isIpv6() ? "[" + srcText + "]" : srcText);
+            int colon = mappedNow.indexOf(':');
+            if (colon < 0) {
+                return null;
+            }
+            String src = mappedNow.substring(colon + 1);
+            if (src.startsWith("[") && src.indexOf(']') > 0) {
+                src = src.substring(1, src.indexOf(']'));
+            } else if (!be.isIpv6() && src.indexOf(':') >= 0) {
+                // A remote endpoint's ":zone" (OVN 26.03): not something the engine writes.
+                return null;
+            }
+            try {
+                InetAddress a = IpAddresses.parse(src);
+                return IpAddresses.sameFamily(a, be.address()) ? IpAddresses.format(a) : null;
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
+        }
+
+        /**
+         * From OVN 26.03 on, for a load balancer on a router: the address of that router's port on
+         * the backend's switch, in the port's network that holds the backend (ovn-northd probes
+         * from it only when the load balancer is on the port's router). The router port named
+         * first wins when several qualify.
+         */
+        private String routerPortSource(Row sw, Endpoint be) {
+            if (spec.routers().isEmpty() || !routerPortSources()) {
+                return null;
+            }
+            Optional<TableCache> routers = cache.findTable("Logical_Router");
+            String best = null;
+            String bestPort = null;
+            for (Row lrp : routerPorts(sw)) {
+                boolean attached = routers.map(t -> t.lookup(ROUTER_BY_PORT, lrp.uuid()).stream()
+                        .anyMatch(r -> spec.routers().contains(nameOf(r)))).orElse(false);
+                if (!attached || !(lrp.get("networks") instanceof Set<?> nets)) {
+                    continue;
+                }
+                for (Object n : nets) {
+                    String text = String.valueOf(n);
+                    Optional<IpNetwork> net = PortAddresses.network(text, -1);
+                    if (net.isPresent() && net.get().contains(be.address())
+                            && (bestPort == null || nameOf(lrp).compareTo(bestPort) < 0)) {
+                        best = IpAddresses.format(IpAddresses.parse(text.substring(0, text.indexOf('/'))));
+                        bestPort = nameOf(lrp);
+                    }
+                }
+            }
+            return best;
+        }
+
+        /**
+         * The highest host address of {@code net} that no port on the switch holds, no router port
+         * on it has, and {@code other_config:exclude_ips} does not exclude; null when none is left.
+         */
+        private String highestFree(Row sw, IpNetwork net) {
+            Set<String> used = usedOn(sw);
+            List<IpRange> excluded = excluded(sw);
+            IpRange hosts = net.hosts();
+            int bits = IpAddresses.bits(net.address());
+            BigInteger first = IpAddresses.toInteger(hosts.first());
+            BigInteger at = IpAddresses.toInteger(hosts.last());
+            // Each step down passes a used or excluded address, so this ends after at most that many steps.
+            while (at.compareTo(first) >= 0) {
+                InetAddress a = IpAddresses.fromInteger(at, bits);
+                IpRange skip = null;
+                for (IpRange r : excluded) {
+                    if (r.contains(a)) {
+                        skip = r;
+                    }
+                }
+                if (skip != null) {
+                    at = IpAddresses.toInteger(skip.first()).subtract(BigInteger.ONE);
+                    continue;
+                }
+                String text = IpAddresses.format(a);
+                if (!used.contains(text)) {
+                    return text;
+                }
+                at = at.subtract(BigInteger.ONE);
+            }
+            return null;
+        }
+
+        /** Every address a port on the switch holds and every router port address on it, canonical. */
+        private Set<String> usedOn(Row sw) {
+            return usedOn.computeIfAbsent(sw.uuid(), k -> {
+                Set<String> out = new HashSet<>();
+                if (sw.get("ports") instanceof Set<?> ids && ports.isPresent()) {
+                    for (Object id : ids) {
+                        ports.get().get((UUID) id).ifPresent(p -> out.addAll(PortAddresses.of(p)));
+                    }
+                }
+                for (Row lrp : routerPorts(sw)) {
+                    if (lrp.get("networks") instanceof Set<?> nets) {
+                        for (Object n : nets) {
+                            String t = String.valueOf(n);
+                            try {
+                                out.add(IpAddresses.format(IpAddresses.parse(t.indexOf('/') < 0 ? t : t.substring(0, t.indexOf('/')))));
+                            } catch (IllegalArgumentException e) {
+                                // Not an address; northd ignores it too.
+                            }
+                        }
+                    }
+                }
+                return out;
+            });
+        }
+
+        private final Map<UUID, Set<String>> usedOn = new HashMap<>();
+
+        /** {@code other_config:exclude_ips}: addresses and {@code a..b} ranges OVN's IPAM never hands out (IPv4). */
+        private static List<IpRange> excluded(Row sw) {
+            if (!(sw.get("other_config") instanceof Map<?, ?> oc) || !(oc.get("exclude_ips") instanceof String text)) {
+                return List.of();
+            }
+            List<IpRange> out = new ArrayList<>();
+            for (String token : text.trim().split("\\s+")) {
+                try {
+                    out.add(IpRange.parse(token));
+                } catch (IllegalArgumentException e) {
+                    // northd ignores what it cannot parse (and logs it).
+                }
+            }
+            return out;
         }
 
         private static String explicitName(VipSpec v, String host) {
@@ -295,7 +542,7 @@ public final class HealthChecks {
         /** Backend address to the switch ports holding it; built once per resolution (a scan of the ports). */
         private Map<String, List<Row>> byAddress() {
             if (byAddress == null) {
-                byAddress = new java.util.HashMap<>();
+                byAddress = new HashMap<>();
                 Set<String> wanted = wanted();
                 Set<String> heads = PortAddresses.v6Heads(wanted);
                 // One pass over the ports: who holds a backend or source address, and which are router ports.
@@ -310,9 +557,9 @@ public final class HealthChecks {
         }
 
         /** The switch's subnets: other_config:subnet, other_config:ipv6_prefix (a /64), its router ports' networks. */
-        private final Map<java.util.UUID, List<IpNetwork>> subnets = new java.util.HashMap<>();
-        private final Map<java.util.UUID, List<Row>> routerPorts = new java.util.HashMap<>();
-        private final Map<List<Object>, Optional<String>> holders = new java.util.HashMap<>();
+        private final Map<UUID, List<IpNetwork>> subnets = new HashMap<>();
+        private final Map<UUID, List<Row>> routerPorts = new HashMap<>();
+        private final Map<List<Object>, Optional<String>> holders = new HashMap<>();
         private Optional<String[]> release;
 
         /** The connected OVN's release, read once per run (NB_Global), only when a source needs it. */
@@ -367,6 +614,8 @@ public final class HealthChecks {
                     out.addAll(lrps.get().lookup(ROUTER_PORT_BY_NAME, rp));
                 }
             }
+            // By name: the ports come in the cache's order, and a chosen source must not depend on it.
+            out.sort(java.util.Comparator.comparing(HealthChecks::nameOf));
             return out;
         }
 
