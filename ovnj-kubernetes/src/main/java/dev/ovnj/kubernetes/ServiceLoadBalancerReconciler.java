@@ -184,7 +184,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         }
         List<InetAddress> addresses;
         try {
-            addresses = eips.resolve(name, families.families(), ServiceAnnotations.requestedAddresses(service));
+            addresses = eips.resolve(name, families.families(), ServiceAnnotations.requestedAddresses(service), adoption.isPresent());
         } catch (ServiceEips.Unavailable e) {
             return verdict(service, List.of(), LoadBalancerCondition.failed(e.conflict() ? "AddressConflict" : "AddressInvalid",
                     e.getMessage()), List.of());
@@ -203,7 +203,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         }
         List<String> notes = new ArrayList<>(translation.notes());
         families.note().ifPresent(notes::add);
-        return verdict(service, addresses, LoadBalancerCondition.of(declare(translation.spec(), adoption.orElse(null))).withNotes(notes),
+        return verdict(service, addresses, LoadBalancerCondition.of(declare(translation.spec(), adoption.map(a -> a.claimingAs(name)).orElse(null))).withNotes(notes),
                 translation.clamped());
     }
 

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A Service moving in from another tool: its annotation {@value ServiceAnnotations#ADOPT} lets the
  * controller take the tool's load balancers over in place (the same rows, still attached) instead
- * of reporting a conflict (which {@code ServiceLoadBalancerControllerIT} shows without it).
+ * of reporting a conflict (which {@code ServiceLoadBalancerControllerIT} shows without it), and the
+ * address's claim moves to the Service with them.
  */
 @EnableKubernetesMockClient(crud = true)
 class AdoptionControllerIT extends ControllerTestBase {
@@ -28,6 +29,8 @@ class AdoptionControllerIT extends ControllerTestBase {
         nbctl.run("lr-lb-add", ROUTER, "kube-web");
         nbctl.run("lr-lb-add", ROUTER, "kube-web-dns");
         nbctl.run("ls-lb-add", SWITCH, "kube-web");
+        // The address claimed by an earlier ovnj-based controller under another claim owner.
+        nbctl.run("set", "Logical_Router_Port", EXTERNAL_PORT, "external_ids:ovnj.eip." + FIRST_EIP + "=old/web");
         String tcp = nbctl.run("--bare", "--columns=_uuid", "find", "Load_Balancer", "name=kube-web").strip();
         String udp = nbctl.run("--bare", "--columns=_uuid", "find", "Load_Balancer", "name=kube-web-dns").strip();
 
@@ -44,6 +47,7 @@ class AdoptionControllerIT extends ControllerTestBase {
         assertThat(lbNames()).containsExactlyInAnyOrder("shop/web-tcp", "shop/web-udp");
         assertThat(nbctl.run("lr-lb-list", ROUTER)).contains(tcp.substring(0, 8)).contains(udp.substring(0, 8));
         assertThat(nbctl.run("ls-lb-list", SWITCH)).contains(tcp.substring(0, 8));
-        assertThat(claims()).contains("ovnj.eip." + FIRST_EIP + "=\"shop/web\"");
+        // The claim moved with the rows (re-keyed in the adoption's transaction), not given twice.
+        assertThat(claims()).contains("ovnj.eip." + FIRST_EIP + "=\"shop/web\"").doesNotContain("old/web");
     }
 }
