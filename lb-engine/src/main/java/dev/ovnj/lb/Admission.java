@@ -25,7 +25,9 @@ import java.util.function.Predicate;
  * the owner does not own. A conflict is a load balancer of another owner or client serving the
  * same VIP and protocol on a router or switch the spec also uses (directly or through a group),
  * another owner's spec that declared that VIP there first, or a foreign row with the name the
- * spec's row must have. Foreign rows are never touched; a spec that was there first keeps its VIP.
+ * spec's row must have. Foreign rows are never touched, except those an explicit {@link Adoption}
+ * of the declaration covers and the spec may take over in place; a spec that was there first keeps
+ * its VIP.
  */
 final class Admission {
     static final IndexSpec ROUTER_BY_LB = IndexSpec.of("Logical_Router", "load_balancer");
@@ -108,15 +110,18 @@ final class Admission {
         }
         List<String> warnings = new ArrayList<>(eipProblems);
         List<ConflictingRow> conflicts = new ArrayList<>();
+        Map<UUID, String> notAdopted = new java.util.HashMap<>();
         Map<String, UUID> adoptions = cache.read(() -> {
             foreignNamesakes(owner, facts, cache, conflicts);
             foreignVips(owner, spec, facts, cache, conflicts, warnings);
             return adoption == null || conflicts.isEmpty() ? Map.<String, UUID>of()
-                    : adoptable(owner, facts, adoption, cache, conflicts, warnings);
+                    : adoptable(owner, facts, adoption, cache, conflicts, notAdopted);
         });
         earlierClaims(owner, facts, seq, activeClaim, conflicts);
         if (!conflicts.isEmpty()) {
-            List<String> reasons = conflicts.stream().map(ConflictingRow::describe).toList();
+            // A row the adoption covers but may not take says why with its conflict, the spec's reason.
+            List<String> reasons = conflicts.stream().map(c -> c.describe() + c.uuid().map(notAdopted::get)
+                    .map(why -> "; not adopted: " + why).orElse("")).toList();
             return new Verdict(SpecStatus.State.CONFLICT, reasons, warnings, conflicts);
         }
         return new Verdict(null, List.of(), warnings, List.of(), adoptions, health);
@@ -127,18 +132,17 @@ final class Admission {
      * over in place: of the protocol of one of the spec's rows, which the owner does not have yet,
      * one foreign row per spec row, and serving no VIP the spec does not declare (adopting that
      * would take the VIP away from whoever serves it). A covered row that fails one of these
-     * stays a conflict, and a warning says why it was not adopted.
+     * stays a conflict, and {@code notAdopted} says why.
      *
      * @return the spec's row name to the row it adopts
      */
     private static Map<String, UUID> adoptable(String owner, SpecFacts facts, Adoption adoption, RowCache cache,
-                                               List<ConflictingRow> conflicts, List<String> warnings) {
+                                               List<ConflictingRow> conflicts, Map<UUID, String> notAdopted) {
         TableCache lbs = cache.table("Load_Balancer");
         Map<String, UUID> out = new java.util.LinkedHashMap<>();
-        Set<UUID> refused = new java.util.HashSet<>();
         for (ConflictingRow c : conflicts) {
             Row row = c.uuid().flatMap(lbs::get).orElse(null);
-            if (row == null || out.containsValue(row.uuid()) || refused.contains(row.uuid()) || !adoption.covers(row)) {
+            if (row == null || out.containsValue(row.uuid()) || notAdopted.containsKey(row.uuid()) || !adoption.covers(row)) {
                 continue;
             }
             String why = null;
@@ -163,8 +167,7 @@ final class Admission {
             if (why == null) {
                 out.put(mine.rowName(), row.uuid());
             } else {
-                refused.add(row.uuid());
-                warnings.add("not adopted: load balancer " + nameOf(row) + " (uuid " + row.uuid() + "): " + why);
+                notAdopted.put(row.uuid(), why);
             }
         }
         conflicts.removeIf(c -> c.uuid().filter(out::containsValue).isPresent());

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -18,13 +19,20 @@ import java.util.TreeSet;
  * differ, its router, switch and group references kept, all in one guarded transaction, shown in a
  * plan first as a {@link dev.ovnj.lb.plan.PlanChange.Adopt}. A row that also serves VIPs the spec
  * does not declare is never adopted (that would take them away from whoever serves them): it stays
- * a conflict, and the spec's status says why.
+ * a conflict, and the conflict's reason in the spec's status ends in {@code not adopted: <why>}.
+ *
+ * <p>An adopter that claims its addresses ({@code dev.ovnj.nb.eip}: {@code ovnj.eip.<address>=<claim
+ * owner>} in a router port's {@code external_ids}) names its claim owner with {@link #claimingAs}:
+ * the claims of the adopted VIPs' addresses on the spec's routers' ports then move to it in the
+ * adoption's transaction (key re-written, the former claim owner's entry removed only if it is
+ * still there).
  *
  * @param rows row names or UUIDs (as text) to adopt
  * @param owners {@code ovnj.owner} values whose rows may be adopted
  * @param unowned whether rows without {@code ovnj.owner} may be adopted
+ * @param claimOwner the claim owner the adopted addresses' claims move to; empty: claims are left as they are
  */
-public record Adoption(Set<String> rows, Set<String> owners, boolean unowned) implements ApplyOption {
+public record Adoption(Set<String> rows, Set<String> owners, boolean unowned, Optional<String> claimOwner) implements ApplyOption {
     /** The selector prefix of an owner. */
     public static final String OWNER_PREFIX = "owner:";
     /** The selector prefix of a row name or UUID (optional). */
@@ -38,9 +46,11 @@ public record Adoption(Set<String> rows, Set<String> owners, boolean unowned) im
      * @param rows row names or UUIDs (as text) to adopt
      * @param owners {@code ovnj.owner} values whose rows may be adopted
      * @param unowned whether rows without {@code ovnj.owner} may be adopted
+     * @param claimOwner the claim owner the adopted addresses' claims move to
      * @throws IllegalArgumentException when it names no row, no owner and not {@code unowned}, or a blank one
      */
     public Adoption {
+        Objects.requireNonNull(claimOwner, "claimOwner");
         rows = Set.copyOf(new TreeSet<>(rows));
         owners = Set.copyOf(new TreeSet<>(owners));
         if (rows.isEmpty() && owners.isEmpty() && !unowned) {
@@ -49,6 +59,30 @@ public record Adoption(Set<String> rows, Set<String> owners, boolean unowned) im
         if (rows.stream().anyMatch(String::isBlank) || owners.stream().anyMatch(String::isBlank)) {
             throw new IllegalArgumentException("an adopted row or owner must not be blank");
         }
+    }
+
+    /**
+     * An adoption that leaves address claims as they are.
+     *
+     * @param rows row names or UUIDs (as text) to adopt
+     * @param owners {@code ovnj.owner} values whose rows may be adopted
+     * @param unowned whether rows without {@code ovnj.owner} may be adopted
+     */
+    public Adoption(Set<String> rows, Set<String> owners, boolean unowned) {
+        this(rows, owners, unowned, Optional.empty());
+    }
+
+    /**
+     * This adoption, moving the adopted addresses' claims to a claim owner.
+     *
+     * @param owner the claim owner, e.g. {@code ns/name} for ovnj-kubernetes
+     * @return the adoption
+     */
+    public Adoption claimingAs(String owner) {
+        if (Objects.requireNonNull(owner, "owner").isBlank()) {
+            throw new IllegalArgumentException("a claim owner must not be blank");
+        }
+        return new Adoption(rows, owners, unowned, Optional.of(owner));
     }
 
     /**
@@ -135,7 +169,7 @@ public record Adoption(Set<String> rows, Set<String> owners, boolean unowned) im
         r.addAll(other.rows);
         Set<String> o = new TreeSet<>(owners);
         o.addAll(other.owners);
-        return new Adoption(r, o, unowned || other.unowned);
+        return new Adoption(r, o, unowned || other.unowned, claimOwner.or(other::claimOwner));
     }
 
     /**

@@ -131,7 +131,7 @@ final class Reconciler {
             return rows.isEmpty() ? new Gone() : new Settled(SpecStatus.State.HELD, List.of(d.held()), List.of(), rows, List.of());
         }
         if (d.removed()) {
-            LoadBalancerPlan plan = planRead(key.owner(), List.of(), null, Set.of(key.spec()), Map.of());
+            LoadBalancerPlan plan = planRead(key.owner(), List.of(), null, Set.of(key.spec()), Map.of(), Optional.empty());
             return plan.isEmpty() ? new Gone() : new Write(plan, List.of());
         }
         SpecFacts facts = d.facts() != null ? d.facts() : SpecFacts.of(key.owner(), d.spec());
@@ -139,7 +139,8 @@ final class Reconciler {
         if (!v.admitted()) {
             return new Settled(v.state(), v.reasons(), v.warnings(), Set.of(), v.conflicts(), v.health());
         }
-        LoadBalancerPlan plan = planRead(key.owner(), List.of(d.spec()), facts.rows(), Set.of(key.spec()), v.adoptions());
+        LoadBalancerPlan plan = planRead(key.owner(), List.of(d.spec()), facts.rows(), Set.of(key.spec()), v.adoptions(),
+                claimOwner(d.adoption()));
         List<String> warnings = v.warnings();
         if (!plan.conflicts().isEmpty()) {
             warnings = new ArrayList<>(warnings);
@@ -157,15 +158,20 @@ final class Reconciler {
 
     /** Plans some of an owner's specs in one cache read, timing how long it held the lock. */
     LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, Set<String> scope) {
-        return plan(owner, specs, scope, Map.of());
+        return plan(owner, specs, scope, Map.of(), Optional.empty());
+    }
+
+    private static Optional<String> claimOwner(Adoption adoption) {
+        return adoption == null ? Optional.empty() : adoption.claimOwner();
     }
 
     /** The same, adopting foreign rows (a spec's row name to the row, as admission allowed). */
-    private LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, Set<String> scope, Map<String, UUID> adopt) {
+    private LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, Set<String> scope, Map<String, UUID> adopt,
+                                  Optional<String> claimOwner) {
         return cache.read(() -> {
             long t0 = EngineCounters.now();
             try {
-                return planRead(owner, specs, null, scope, adopt);
+                return planRead(owner, specs, null, scope, adopt, claimOwner);
             } finally {
                 counters.cacheRead(t0);
             }
@@ -174,9 +180,9 @@ final class Reconciler {
 
     /** A plan, inside a cache read the caller holds and times ({@code rows} null: derive them). */
     private LoadBalancerPlan planRead(String owner, List<LoadBalancerSpec> specs, List<DesiredRow> rows, Set<String> scope,
-                                      Map<String, UUID> adopt) {
+                                      Map<String, UUID> adopt, Optional<String> claimOwner) {
         counters.specPlans.addAndGet(scope.size());
-        return Planner.plan(owner, specs, rows == null ? s -> DesiredRow.of(owner, s) : s -> rows, cache, scope, adopt);
+        return Planner.plan(owner, specs, rows == null ? s -> DesiredRow.of(owner, s) : s -> rows, cache, scope, adopt, claimOwner);
     }
 
     private Set<UUID> ownRows(SpecKey key) {
@@ -217,7 +223,7 @@ final class Reconciler {
                 } else if (v.state() == SpecStatus.State.CONFLICT) {
                     v.reasons().forEach(r -> conflicts.add("spec " + s.name() + ": " + r + "; it is left alone"));
                 } else {
-                    parts.add(plan(owner, List.of(s), Set.of(s.name()), v.adoptions()));
+                    parts.add(plan(owner, List.of(s), Set.of(s.name()), v.adoptions(), claimOwner(adoption)));
                 }
             }
         }

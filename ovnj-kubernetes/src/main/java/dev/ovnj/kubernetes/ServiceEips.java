@@ -61,9 +61,12 @@ final class ServiceEips {
     /**
      * The Service's addresses, one per family: the requested ones (claimed for it when free),
      * else the ones it already claims, else newly allocated ones. Claims of addresses it no
-     * longer asks for are released once the new ones are held.
+     * longer asks for are released once the new ones are held. When {@code adopting} (the Service
+     * adopts another tool's load balancers), a requested address that another claim owner holds
+     * and a load balancer serves is used without a claim of its own: the engine's adoption of that
+     * load balancer moves the claim to the Service, in the same transaction.
      */
-    List<InetAddress> resolve(String owner, List<IpFamily> families, List<String> requested) throws Exception {
+    List<InetAddress> resolve(String owner, List<IpFamily> families, List<String> requested, boolean adopting) throws Exception {
         Map<IpFamily, InetAddress> wanted = new LinkedHashMap<>();
         for (String literal : requested) {
             InetAddress ip;
@@ -83,11 +86,14 @@ final class ServiceEips {
         }
         List<InetAddress> held = claimsOf(owner);
         List<InetAddress> out = new ArrayList<>();
+        List<InetAddress> othersClaims = new ArrayList<>();
         try {
             for (IpFamily family : families) {
                 InetAddress ip = wanted.get(family);
                 if (ip != null) {
-                    claim(owner, ip);
+                    if (!claim(owner, ip, adopting)) {
+                        othersClaims.add(ip);
+                    }
                 } else {
                     Optional<InetAddress> existing = held.stream().filter(a -> IpFamily.of(a) == family).findFirst();
                     ip = existing.isPresent() ? existing.get()
@@ -99,7 +105,7 @@ final class ServiceEips {
             // One family cannot be had: the Service is not served, so it keeps no address it
             // claimed for the others in this call (those it held before stay, with its load balancer).
             for (InetAddress fresh : out) {
-                if (!held.contains(fresh)) {
+                if (!held.contains(fresh) && !othersClaims.contains(fresh)) {
                     allocator.release(IpAddresses.format(fresh)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 }
             }
@@ -175,15 +181,20 @@ final class ServiceEips {
      * Claims a given address. The claim is an {@code insert} into the port's {@code external_ids},
      * which OVSDB ignores when the key is already there, so of two racing claimants the first
      * wins and the other sees the winner's owner in its cache afterwards.
+     *
+     * @return false when, adopting, the address is left claimed by the other owner whose load balancer serves it
      */
-    private void claim(String owner, InetAddress ip) throws Exception {
+    private boolean claim(String owner, InetAddress ip, boolean adopting) throws Exception {
         EipRealization r = view.realization(ip);
         Optional<EipClaim> other = r.claims().stream().filter(c -> !c.owner().equals(owner)).findFirst();
+        if (other.isPresent() && adopting && !r.vips().isEmpty()) {
+            return false;
+        }
         if (other.isPresent()) {
             throw new Unavailable(IpAddresses.format(ip) + " is claimed by " + other.get().owner(), true);
         }
         if (r.claims().stream().anyMatch(c -> c.owner().equals(owner) && c.port().equals(port))) {
-            return;
+            return true;
         }
         if (r.portNetworks().stream().noneMatch(pn -> pn.port().equals(port))) {
             throw new Unavailable(IpAddresses.format(ip) + " is not in a network of router port " + port, false);
@@ -198,5 +209,6 @@ final class ServiceEips {
         if (!claimsOf(owner).contains(ip)) {
             throw new Unavailable(IpAddresses.format(ip) + " was claimed by another owner first", true);
         }
+        return true;
     }
 }

@@ -1,5 +1,6 @@
 package dev.ovnj.kubernetes;
 
+import dev.ovnj.lb.Adoption;
 import dev.ovnj.lb.ApplyResult;
 import dev.ovnj.lb.InvalidSpecException;
 import dev.ovnj.lb.LoadBalancerEngine;
@@ -158,8 +159,10 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         String name = ServiceSpecs.specName(service);
         ServiceAnnotations.Attachment attachment = ServiceAnnotations.attachment(service, settings);
         Optional<HealthCheck> healthCheck;
+        Optional<Adoption> adoption;
         try {
             healthCheck = ServiceAnnotations.healthCheck(service);
+            adoption = ServiceAnnotations.adoption(service);
         } catch (IllegalArgumentException e) {
             return verdict(service, List.of(), LoadBalancerCondition.failed("InvalidAnnotation", e.getMessage()), List.of());
         }
@@ -181,7 +184,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         }
         List<InetAddress> addresses;
         try {
-            addresses = eips.resolve(name, families.families(), ServiceAnnotations.requestedAddresses(service));
+            addresses = eips.resolve(name, families.families(), ServiceAnnotations.requestedAddresses(service), adoption.isPresent());
         } catch (ServiceEips.Unavailable e) {
             return verdict(service, List.of(), LoadBalancerCondition.failed(e.conflict() ? "AddressConflict" : "AddressInvalid",
                     e.getMessage()), List.of());
@@ -200,13 +203,17 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         }
         List<String> notes = new ArrayList<>(translation.notes());
         families.note().ifPresent(notes::add);
-        return verdict(service, addresses, LoadBalancerCondition.of(declare(translation.spec())).withNotes(notes), translation.clamped());
+        return verdict(service, addresses, LoadBalancerCondition.of(declare(translation.spec(), adoption.map(a -> a.claimingAs(name)).orElse(null))).withNotes(notes),
+                translation.clamped());
     }
 
-    /** Declares the spec and returns the engine's verdict on it, whichever way the future ends. */
-    private SpecStatus declare(LoadBalancerSpec spec) {
+    /**
+     * Declares the spec (adopting what the Service's {@value ServiceAnnotations#ADOPT} names, if
+     * any) and returns the engine's verdict on it, whichever way the future ends.
+     */
+    private SpecStatus declare(LoadBalancerSpec spec, Adoption adoption) {
         try {
-            ApplyResult result = engine.upsert(settings.owner(), spec).get(waitBound().toMillis(), TimeUnit.MILLISECONDS);
+            ApplyResult result = engine.upsert(settings.owner(), spec, adoption).get(waitBound().toMillis(), TimeUnit.MILLISECONDS);
             return result.statuses().get(spec.name());
         } catch (ExecutionException e) {
             if (e.getCause() instanceof SpecFailedException failed) {

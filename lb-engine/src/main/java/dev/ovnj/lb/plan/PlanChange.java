@@ -72,6 +72,29 @@ public sealed interface PlanChange {
     }
 
     /**
+     * Move the claim of an adopted VIP's address ({@code ovnj.eip.<address>} in a router port's
+     * {@code external_ids}) to the adopter's claim owner, in the adoption's transaction.
+     *
+     * @param port the router port
+     * @param portName its name
+     * @param rowName the adopted row's new name
+     * @param key the claim's key
+     * @param from the former claim owner
+     * @param to the new claim owner
+     */
+    record MoveClaim(UUID port, String portName, String rowName, String key, String from, String to) implements PlanChange {
+        @Override
+        public String subject() {
+            return rowName;
+        }
+
+        @Override
+        public String toString() {
+            return "& move claim " + key + " on port " + portName + " from " + from + " to " + to;
+        }
+    }
+
+    /**
      * Change only the VIP keys that differ: delete stale keys, then insert new values (a map
      * insert never overwrites, so a changed key is deleted first).
      *
