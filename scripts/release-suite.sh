@@ -16,7 +16,7 @@ shift
 TESTS=OvnReleaseIT,OvsdbServerIT,OvsdbClusterIT,OvsdbRelayIT
 TESTS+=,OvsdbClientIT,MonitorIT,TransactOperationsIT,ClusterFailoverIT,RelayIT,ProbeIT,LockIT
 TESTS+=,SchemaCompatibilityIT,DifferentialIT
-TESTS+=,EngineIT,EngineClusterIT,HealthCheckIT,BackendHealthViewIT,OperatingStatusIT,FeatureSupportIT,ReleaseFeaturesIT,DiagnosisIT,SourceRangesIT,ScaleAdviceIT
+TESTS+=,EngineIT,EngineClusterIT,HealthCheckIT,HealthCheckSourceIT,BackendHealthViewIT,OperatingStatusIT,FeatureSupportIT,ReleaseFeaturesIT,DiagnosisIT,SourceRangesIT,ScaleAdviceIT
 TESTS+=,DoctorIT,DoctorFromIT,CommandsIT,HealthCheckCliIT
 MODULES=ovsdb-core,testkit,testkit-inmemory,ovn-nb-model,lb-engine,cli
 

@@ -30,9 +30,29 @@ final class BackendHealthReport {
      * @param health checked VIP to one line of its backends' health, e.g. {@code 10.0.0.2:80 offline, 10.0.0.3:80 online}
      *     (only with {@code --sb})
      * @param operating every VIP to its operating status
+     * @param mappings the row's {@code ip_port_mappings}: backend address ({@code [IPv6]} in brackets) to
+     *     {@code port:source}, the port OVN's service monitor probes the backend on and the address it probes from
      */
-    record RowHealth(Map<String, String> health, Map<String, OperatingStatus> operating) {
-        static final RowHealth NONE = new RowHealth(Map.of(), Map.of());
+    record RowHealth(Map<String, String> health, Map<String, OperatingStatus> operating, Map<String, String> mappings) {
+        static final RowHealth NONE = new RowHealth(Map.of(), Map.of(), Map.of());
+
+        /**
+         * The port and the source of one {@code ip_port_mappings} value.
+         *
+         * @param value {@code port:source} or {@code port:[source]}
+         * @return {port, source}; the source empty when the value has none
+         */
+        static String[] portAndSource(String value) {
+            int colon = value.indexOf(':');
+            if (colon < 0) {
+                return new String[] {value, ""};
+            }
+            String source = value.substring(colon + 1);
+            if (source.startsWith("[") && source.indexOf(']') > 0) {
+                source = source.substring(1, source.indexOf(']'));
+            }
+            return new String[] {value.substring(0, colon), source};
+        }
 
         /**
          * The row's operating status: the worst of its VIPs'.
@@ -98,7 +118,11 @@ final class BackendHealthReport {
                     lines.put(v, String.join(", ", parts));
                     operating.put(v, OperatingStatus.ofVip(true, health.values()));
                 });
-                out.put(String.valueOf(lb.get("name")), new RowHealth(lines, operating));
+                Map<String, String> mappings = new TreeMap<>();
+                if (lb.get("ip_port_mappings") instanceof Map<?, ?> m) {
+                    m.forEach((k, val) -> mappings.put(String.valueOf(k), String.valueOf(val)));
+                }
+                out.put(String.valueOf(lb.get("name")), new RowHealth(lines, operating, mappings));
             }
             return null;
         });

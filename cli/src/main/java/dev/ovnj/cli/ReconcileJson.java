@@ -11,12 +11,14 @@ import java.util.TreeMap;
 
 /**
  * {@code ovnj reconcile --output json}. One document per apply (shape version 1):
- * {@code {kind:"reconcile", version, owner, exitCode, specs:[{name, state, operatingStatus, reasons, warnings}],
+ * {@code {kind:"reconcile", version, owner, exitCode, specs:[{name, state, operatingStatus, healthCheckSources, reasons, warnings}],
  * conflicts:[TEXT...], failures:[TEXT...], problems:[LINE...]}}, where {@code state} is the
  * engine's spec state in lower case (applied, applying, pending, invalid, and any the engine adds)
  * and {@code problems} are the file's validation problems; {@code operatingStatus} is the spec's
  * operating status in lower case (online, degraded, error, no_monitor, offline, unknown; a checked
- * VIP's is unknown without {@code --sb}); {@code conflicts} has one line per
+ * VIP's is unknown without {@code --sb}); {@code healthCheckSources} maps each mapped backend of a checked
+ * VIP ({@code 10.0.0.2:80}) to {@code {address, chosen}}: the address OVN probes it from and whether the
+ * engine chose it (the file gave none); {@code conflicts} has one line per
  * conflicting row (spec, VIP, the other row's name and uuid) and {@code failures} one line per spec
  * the database rejected, with the server's error. With {@code --watch}, each drift repair adds a line
  * {@code {kind:"repair", version, row, what, latencyMillis}}, and a conflict or rejection found while
@@ -45,6 +47,9 @@ final class ReconcileJson {
             o.put("name", s.spec());
             o.put("state", s.state().name().toLowerCase(Locale.ROOT));
             o.put("operatingStatus", s.operatingStatus().word());
+            ObjectNode sources = o.putObject("healthCheckSources");
+            s.healthCheckSources().forEach((backend, src) -> sources.putObject(backend).put("address", src.address())
+                    .put("chosen", src.chosen()));
             JsonDocument.strings(o, "reasons", s.reasons());
             JsonDocument.strings(o, "warnings", s.warnings());
         }

@@ -81,7 +81,7 @@ final class StatusCommand implements Callable<Integer> {
      */
     static MonitorRequest monitorRequest(String owner) {
         TableMonitor balancers = TableMonitor.all("Load_Balancer")
-                .columns("name", "protocol", "vips", "options", "external_ids", "health_check");
+                .columns("name", "protocol", "vips", "options", "external_ids", "health_check", "ip_port_mappings");
         if (owner != null) {
             balancers = balancers.where(Condition.includes("external_ids", Map.of(DesiredRow.OWNER_KEY, owner)));
         }

@@ -18,6 +18,9 @@ import java.util.TreeSet;
  * Each load balancer's {@code operatingStatus} is the worst of its VIPs' and {@code vipOperatingStatus}
  * maps each VIP to its own ({@code online}, {@code degraded}, {@code error}, {@code no_monitor},
  * {@code offline}, {@code unknown}; a checked VIP is {@code unknown} without {@code --sb}).
+ * {@code healthCheckSources} maps each backend address of the row's {@code ip_port_mappings} to the
+ * port OVN's service monitor probes it on and the source address it probes from
+ * ({@code {"10.0.0.2":{"port":"web1","source":"10.0.0.254"}}}).
  */
 final class StatusJson {
 
@@ -64,6 +67,11 @@ final class StatusJson {
             BackendHealthReport.RowHealth rowHealth = health.getOrDefault(lb.name(), BackendHealthReport.RowHealth.NONE);
             ObjectNode checked = o.putObject("health");
             rowHealth.health().forEach(checked::put);
+            ObjectNode sources = o.putObject("healthCheckSources");
+            rowHealth.mappings().forEach((backend, value) -> {
+                String[] ps = BackendHealthReport.RowHealth.portAndSource(value);
+                sources.putObject(backend).put("port", ps[0]).put("source", ps[1]);
+            });
             o.put("operatingStatus", rowHealth.overall().word());
             ObjectNode vipStatus = o.putObject("vipOperatingStatus");
             rowHealth.operating().forEach((vip, st) -> vipStatus.put(vip, st.word()));

@@ -71,6 +71,14 @@ record StatusReport(List<String> lines, int problems) {
                     out.add("      health: " + (h.isEmpty() ? "(no backends)" : h));
                 }
             });
+            if (!rowHealth.mappings().isEmpty()) {
+                List<String> probes = new ArrayList<>();
+                rowHealth.mappings().forEach((backend, value) -> {
+                    String[] ps = BackendHealthReport.RowHealth.portAndSource(value);
+                    probes.add(backend + " on " + ps[0] + " from " + ps[1]);
+                });
+                out.add("    health-check sources: " + String.join(", ", probes));
+            }
             out.add("    routers: " + names(lb.routers()) + "  switches: " + names(lb.switches()) + "  groups: " + groups(snapshot, lb));
             if (!lb.options().isEmpty()) {
                 out.add("    options: " + new java.util.TreeMap<>(lb.options()));

@@ -81,13 +81,18 @@ class HealthCheckCliIT {
         assertThat(s.exit()).as(s.toString()).isZero();
         assertThat(s.toString()).contains("172.16.0.100:80 -> 10.0.0.2:80,10.0.0.3:80")
                 .contains("health: 10.0.0.2:80 offline, 10.0.0.3:80 online")
-                .contains("web-tcp (spec web, tcp) degraded").contains("172.16.0.100:80 -> 10.0.0.2:80,10.0.0.3:80  [degraded]");
+                .contains("web-tcp (spec web, tcp) degraded").contains("172.16.0.100:80 -> 10.0.0.2:80,10.0.0.3:80  [degraded]")
+                .contains("health-check sources: 10.0.0.2 on web1 from 10.0.0.254, 10.0.0.3 on web2 from 10.0.0.254");
         OvnjProcess.Result rj = OvnjProcess.run("reconcile", "-o", "json", "--db", ovn.northbound().remote(), "--sb",
                 ovn.southbound().remote(), "--file", file.toString());
-        assertThat(rj.out()).as(rj.toString()).contains("\"name\":\"web\",\"state\":\"applied\",\"operatingStatus\":\"degraded\"");
+        assertThat(rj.out()).as(rj.toString()).contains("\"name\":\"web\",\"state\":\"applied\",\"operatingStatus\":\"degraded\"")
+                .contains("\"healthCheckSources\":{\"10.0.0.2:80\":{\"address\":\"10.0.0.254\",\"chosen\":false},"
+                        + "\"10.0.0.3:80\":{\"address\":\"10.0.0.254\",\"chosen\":false}}");
         OvnjProcess.Result j = OvnjProcess.run("status", "-o", "json", "--db", ovn.northbound().remote(), "--sb", ovn.southbound().remote());
         assertThat(j.out()).as(j.toString()).contains("\"operatingStatus\":\"degraded\"")
-                .contains("\"vipOperatingStatus\":{\"172.16.0.100:80\":\"degraded\"}");
+                .contains("\"vipOperatingStatus\":{\"172.16.0.100:80\":\"degraded\"}")
+                .contains("\"healthCheckSources\":{\"10.0.0.2\":{\"port\":\"web1\",\"source\":\"10.0.0.254\"},"
+                        + "\"10.0.0.3\":{\"port\":\"web2\",\"source\":\"10.0.0.254\"}}");
         // Without --sb nothing says how the checked VIP fares.
         OvnjProcess.Result noSb = OvnjProcess.run("status", "-o", "json", "--db", ovn.northbound().remote());
         assertThat(noSb.out()).as(noSb.toString()).contains("\"operatingStatus\":\"unknown\"");

@@ -14,11 +14,12 @@ import java.util.Optional;
  * @param successCount probes in a row that bring a backend back ({@code options:success_count}), 1..100
  * @param failureCount probes in a row that take a backend out ({@code options:failure_count}), 1..100
  * @param sourceIp the address the monitor probes from, inside the backend's switch subnet; empty to
- *     take it from the spec's {@code healthCheckSources} for the backend's switch and address family
+ *     take it from the spec's {@code healthCheckSources} for the backend's switch and address family,
+ *     or, without one there, to let the engine choose it (shown in {@code SpecStatus.healthCheckSources()})
  */
 public record HealthCheck(int interval, int timeout, int successCount, int failureCount, Optional<String> sourceIp) {
 
-    /** OVN's defaults (ovn-nb(5)): every 5 s, 20 s timeout, 3 successes, 3 failures; source from the switch. */
+    /** OVN's defaults (ovn-nb(5)): every 5 s, 20 s timeout, 3 successes, 3 failures; source given per switch or chosen. */
     public static final HealthCheck DEFAULTS = new HealthCheck(5, 20, 3, 3, Optional.empty());
 
     /**

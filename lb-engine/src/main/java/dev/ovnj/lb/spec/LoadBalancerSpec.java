@@ -23,7 +23,8 @@ import java.util.Set;
  * @param options load-balancer options
  * @param externalIds extra {@code external_ids} to write (the engine's own {@code ovnj.*} keys win)
  * @param healthCheckSources switch name to the health-check source addresses on it (at most one
- *     IPv4 and one IPv6), used for checked VIPs whose health check names no {@code sourceIp}
+ *     IPv4 and one IPv6), used for checked VIPs whose health check names no {@code sourceIp}; for a
+ *     switch and family without one the engine chooses the source
  * @param sourceRanges the only client networks (CIDRs, IPv4 and IPv6) allowed to reach the
  *     backends through the VIPs; empty allows every client. Enforced on the routers by
  *     {@code Logical_Router_Policy} rows the engine owns (see the user guide, "Source ranges")
