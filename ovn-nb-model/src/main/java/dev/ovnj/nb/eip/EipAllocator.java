@@ -178,6 +178,55 @@ public final class EipAllocator implements AutoCloseable {
     }
 
     /**
+     * The owners claiming an address, on any port, from the index.
+     *
+     * @param ip the address
+     * @return the owners, empty when it is unclaimed
+     */
+    public List<String> holders(InetAddress ip) {
+        return List.copyOf(index.claimsOf(ip).values());
+    }
+
+    /**
+     * Hands every claim an owner holds on a port to another owner in one transaction, so that the
+     * addresses stay claimed throughout. The transaction first waits (timeout 0) for the claims
+     * to be as read, so one meanwhile released or handed elsewhere fails it rather than being
+     * claimed anew.
+     *
+     * @param port the Logical_Router_Port's name
+     * @param from the current owner
+     * @param to the new owner
+     * @return true once handed over, false when {@code from} held nothing there
+     */
+    public CompletableFuture<Boolean> transfer(String port, String from, String to) {
+        List<InetAddress> held = index.held(port, from);
+        if (held.isEmpty()) {
+            return CompletableFuture.completedFuture(false);
+        }
+        Map<String, String> old = new TreeMap<>();
+        Map<String, String> now = new TreeMap<>();
+        held.forEach(ip -> {
+            old.put(EipClaim.key(ip), from);
+            now.put(EipClaim.key(ip), to);
+        });
+        Condition named = LogicalRouterPort.NAME.eq(port);
+        Transaction tx = client.transaction()
+                .add(Operations.wait(LogicalRouterPort.TABLE.name()).where(named, LogicalRouterPort.EXTERNAL_IDS.includes(old))
+                        .columns("name").until(Wait.Until.EQ).timeout(0).row(Map.of("name", port)))
+                .add(Operations.mutate(LogicalRouterPort.TABLE.name()).where(named)
+                        .mutation(LogicalRouterPort.EXTERNAL_IDS.deleteEntries(old)))
+                .add(Operations.mutate(LogicalRouterPort.TABLE.name()).where(named)
+                        .mutation(LogicalRouterPort.EXTERNAL_IDS.insert(now)))
+                .build();
+        return client.transact(tx).thenApply(result -> {
+            Map<InetAddress, String> claims = new LinkedHashMap<>();
+            held.forEach(ip -> claims.put(ip, to));
+            index.claimed(port, claims);
+            return true;
+        });
+    }
+
+    /**
      * The parseable networks of a port, from the index.
      *
      * @param port the Logical_Router_Port's name
