@@ -16,6 +16,8 @@ import java.util.Optional;
  *       Load_Balancer_Group instead of the controller's ({@code none} as the switch or group drops it);</li>
  *   <li>{@value #ADDRESSES}: the external addresses to use, comma-separated (one per family), like
  *       {@code spec.loadBalancerIP}, which it overrides;</li>
+ *   <li>{@value #SHARED_IP}: a sharing key; Services of one namespace with the same key share one
+ *       address per family as long as their ports differ ({@link AddressSharing});</li>
  *   <li>{@value #HEALTH_CHECK}: {@code true} for OVN's defaults, or
  *       {@code interval=5,timeout=20,success=3,failure=3,source=10.1.0.2} (any subset);</li>
  *   <li>{@value #ADOPT}: load balancers of another owner or of none that the Service's may take over
@@ -32,6 +34,8 @@ public final class ServiceAnnotations {
     public static final String GROUP = "ovnj.dev/group";
     /** The external addresses asked for. */
     public static final String ADDRESSES = "ovnj.dev/load-balancer-ips";
+    /** The sharing key: Services of a namespace with the same key share their addresses. */
+    public static final String SHARED_IP = "ovnj.dev/allow-shared-ip";
     /** The health check of every VIP. */
     public static final String HEALTH_CHECK = "ovnj.dev/health-check";
     /** The foreign load balancers the Service's may adopt. */
@@ -86,6 +90,16 @@ public final class ServiceAnnotations {
             }
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * The Service's sharing key.
+     *
+     * @param service the Service
+     * @return the key, trimmed; empty when the annotation is absent or blank
+     */
+    public static Optional<String> shareKey(Service service) {
+        return Optional.ofNullable(annotations(service).get(SHARED_IP)).map(String::trim).filter(k -> !k.isEmpty());
     }
 
     /**
