@@ -145,7 +145,7 @@ public record Adoption(Set<String> rows, Set<String> owners, boolean unowned, Op
             }
         }
         if (rows.isEmpty() && owners.isEmpty() && !unowned) {
-            throw new IllegalArgumentException("adopt: no selector in " + selectors
+            throw new IllegalArgumentException("no adoption selector in " + selectors
                     + " (owner:NAME, unowned, row:NAME-OR-UUID or a row's name or UUID)");
         }
         return new Adoption(rows, owners, unowned);
@@ -153,7 +153,7 @@ public record Adoption(Set<String> rows, Set<String> owners, boolean unowned, Op
 
     private static String nonEmpty(String selector, String value) {
         if (value.isBlank()) {
-            throw new IllegalArgumentException("adopt: \"" + selector + "\" names nothing");
+            throw new IllegalArgumentException("adoption selector \"" + selector + "\" names nothing");
         }
         return value.trim();
     }
