@@ -23,7 +23,7 @@ import java.util.TreeSet;
  *
  * <p>An adopter that claims its addresses ({@code dev.ovnj.nb.eip}: {@code ovnj.eip.<address>=<claim
  * owner>} in a router port's {@code external_ids}) names its claim owner with {@link #claimingAs}:
- * the claims of the adopted VIPs' addresses on the spec's routers' ports then move to it in the
+ * the claims of the adopted row's VIP addresses on the spec's routers' ports then move to it in the
  * adoption's transaction (key re-written, the former claim owner's entry removed only if it is
  * still there).
  *
