@@ -23,7 +23,7 @@ import java.util.TreeSet;
  *
  * <p>An adopter that claims its addresses ({@code dev.ovnj.nb.eip}: {@code ovnj.eip.<address>=<claim
  * owner>} in a router port's {@code external_ids}) names its claim owner with {@link #claimingAs}:
- * the claims of the adopted VIPs' addresses on the spec's routers' ports then move to it in the
+ * the claims of the adopted row's VIP addresses on the spec's routers' ports then move to it in the
  * adoption's transaction (key re-written, the former claim owner's entry removed only if it is
  * still there).
  *
@@ -145,7 +145,7 @@ public record Adoption(Set<String> rows, Set<String> owners, boolean unowned, Op
             }
         }
         if (rows.isEmpty() && owners.isEmpty() && !unowned) {
-            throw new IllegalArgumentException("adopt: no selector in " + selectors
+            throw new IllegalArgumentException("no adoption selector in " + selectors
                     + " (owner:NAME, unowned, row:NAME-OR-UUID or a row's name or UUID)");
         }
         return new Adoption(rows, owners, unowned);
@@ -153,7 +153,7 @@ public record Adoption(Set<String> rows, Set<String> owners, boolean unowned, Op
 
     private static String nonEmpty(String selector, String value) {
         if (value.isBlank()) {
-            throw new IllegalArgumentException("adopt: \"" + selector + "\" names nothing");
+            throw new IllegalArgumentException("adoption selector \"" + selector + "\" names nothing");
         }
         return value.trim();
     }

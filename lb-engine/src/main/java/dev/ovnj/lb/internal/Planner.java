@@ -241,7 +241,7 @@ public final class Planner {
                     if (adopted != null) {
                         changes.add(new PlanChange.Adopt(adopted.uuid(), d.rowName(), nameOf(adopted),
                                 Optional.ofNullable(idOf(adopted, DesiredRow.OWNER_KEY)), d.externalIds()));
-                        claimOwner.ifPresent(to -> moveClaims(d, to));
+                        claimOwner.ifPresent(to -> moveClaims(adopted, d, to));
                         existing = adopted;
                     }
                     if (existing == null) {
@@ -319,20 +319,25 @@ public final class Planner {
         }
 
         /**
-         * Moves to {@code to} the claims of the desired row's VIP addresses held by another claim
-         * owner on the ports of its routers: the claims move with the adopted row.
+         * Moves to {@code to} the claims of the adopted row's VIP addresses (only those: an address
+         * the spec adds is not the former owner's to give) held by another claim owner on the ports
+         * of the spec's routers: the claims move with the row.
          */
-        private void moveClaims(DesiredRow d, String to) {
+        private void moveClaims(Row adopted, DesiredRow d, String to) {
             Optional<TableCache> ports = cache.findTable("Logical_Router_Port");
-            if (ports.isEmpty()) {
+            if (ports.isEmpty() || !(adopted.get("vips") instanceof Map<?, ?> vips)) {
                 return;
             }
             Set<String> keys = new TreeSet<>();
-            for (String vip : d.vips().keySet()) {
+            for (Object vip : vips.keySet()) {
                 try {
-                    keys.add(EipClaim.key(Endpoint.parse(vip).address()));
-                } catch (IllegalArgumentException portless) {
-                    keys.add(EipClaim.key(IpAddresses.parse(vip)));
+                    keys.add(EipClaim.key(Endpoint.parse(String.valueOf(vip)).address()));
+                } catch (IllegalArgumentException notIpPort) {
+                    try {
+                        keys.add(EipClaim.key(IpAddresses.parse(String.valueOf(vip))));
+                    } catch (IllegalArgumentException malformed) {
+                        // Another tool's malformed VIP has no address to claim.
+                    }
                 }
             }
             for (String router : d.routers()) {
