@@ -3,7 +3,7 @@ package dev.ovnj.spring;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,7 +45,7 @@ public class OvnjPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<BindE
         String remotes = "comma-separated OVSDB remotes tcp:IP:PORT, ssl:IP:PORT or unix:PATH, with the port"
                 + " (OVN's Northbound listens on 6641, its Southbound on 6642)";
         String pem = "the path of a PEM file; ssl: remotes need all three of private-key, certificate and ca-cert";
-        Map<String, String> p = new LinkedHashMap<>();
+        Map<String, String> p = new HashMap<>();
         for (String db : List.of("northbound", "southbound")) {
             p.put("ovnj." + db + ".remotes", remotes);
             p.put("ovnj." + db + ".private-key", pem);
@@ -72,9 +72,9 @@ public class OvnjPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<BindE
         }
         // A value that does not convert (ovnj.engine.request-timeout=abc): the exception names the property.
         String name = cause.getName().toString();
-        Object value = cause.getProperty() == null ? null : cause.getProperty().getValue();
-        return new FailureAnalysis(name + " = '" + value + "'" + from(cause.getProperty() == null ? null : cause.getProperty().getOrigin())
-                + " is not valid: " + rootMessage(cause), action(List.of(name)), cause);
+        ConfigurationProperty property = cause.getProperty();
+        String what = property == null ? name : name + " = '" + property.getValue() + "'" + from(property.getOrigin());
+        return new FailureAnalysis(what + " is not valid: " + rootMessage(cause), action(List.of(name)), cause);
     }
 
     private static FailureAnalysis unknownKeys(UnboundConfigurationPropertiesException unbound, BindException cause) {
