@@ -8,6 +8,7 @@ import dev.ovnj.nb.eip.EipView;
 import dev.ovnj.nb.ip.IpAddresses;
 import dev.ovnj.nb.ip.IpFamily;
 import dev.ovnj.nb.ip.IpNetwork;
+import dev.ovnj.nb.ip.IpRange;
 import dev.ovnj.nb.model.LogicalRouterPort;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.ovsdb.tx.Operations;
@@ -64,6 +65,11 @@ final class ServiceEips {
      * longer asks for are released once the new ones are held.
      */
     List<InetAddress> resolve(String owner, List<IpFamily> families, List<String> requested) throws Exception {
+        return resolve(owner, families, requested, List.of());
+    }
+
+    /** As {@link #resolve(String, List, List)}, never allocating an address of {@code exclude} (an EipPool's outside). */
+    List<InetAddress> resolve(String owner, List<IpFamily> families, List<String> requested, List<IpRange> exclude) throws Exception {
         Map<IpFamily, InetAddress> wanted = new LinkedHashMap<>();
         for (String literal : requested) {
             InetAddress ip;
@@ -91,7 +97,7 @@ final class ServiceEips {
                 } else {
                     Optional<InetAddress> existing = held.stream().filter(a -> IpFamily.of(a) == family).findFirst();
                     ip = existing.isPresent() ? existing.get()
-                            : allocator.allocate(EipRequest.of(port, owner).withFamily(family)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                            : allocator.allocate(new EipRequest(port, owner, family, exclude)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 }
                 out.add(ip);
             }

@@ -58,7 +58,11 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private static final Logger LOG = LoggerFactory.getLogger(ServiceLoadBalancerReconciler.class);
 
     private final LoadBalancerEngine engine;
-    private final ServiceEips eips;
+    private final EipPorts eips;
+    private final EipPools pools;
+    /** Spec name to where the Service was placed last; read by {@link EipPoolStatusWriter}, entries go when the spec does. */
+    private final Map<String, EipPools.Placement> placements = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile Runnable placed = () -> { };
     private final ControllerSettings settings;
     private final ServiceEvents events;
     private final ControllerMetrics metrics;
@@ -66,10 +70,11 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     /** Spec name to the reason of the {@link BackendsHealthyCondition} last written; entries go when the spec does. */
     private final Map<String, String> backendsReasons = new java.util.concurrent.ConcurrentHashMap<>();
 
-    ServiceLoadBalancerReconciler(LoadBalancerEngine engine, ServiceEips eips, ControllerSettings settings, ServiceEvents events,
-                                  ControllerMetrics metrics, EngineEvents engineEvents) {
+    ServiceLoadBalancerReconciler(LoadBalancerEngine engine, EipPorts eips, EipPools pools, ControllerSettings settings,
+                                  ServiceEvents events, ControllerMetrics metrics, EngineEvents engineEvents) {
         this.engine = engine;
         this.eips = eips;
+        this.pools = pools;
         this.settings = settings;
         this.events = events;
         this.metrics = metrics;
@@ -96,7 +101,31 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         if (settings.namespaces().isEmpty()) {
             slices.withItemStore(new PrunedItemStore<>(CachedForms::slice));
         }
-        return List.of(new InformerEventSource<>(slices.build(), context), engineEvents.source());
+        // A pool created, edited or deleted: every Service it may concern is looked at again (pools
+        // are few and change seldom; a Service whose placement did not change is a no-op).
+        InformerEventSource<EipPool, Service> poolSource = new InformerEventSource<>(InformerEventSourceConfiguration
+                .from(EipPool.class, Service.class)
+                .withName("eip-pools")
+                .withWatchAllNamespaces()
+                .withSecondaryToPrimaryMapper(pool -> {
+                    // Called on every event of a pool: its status is due even when no Service is concerned.
+                    placed.run();
+                    return context.getPrimaryCache().list(s -> accepts(s) && EipPools.concerns(pool, s))
+                            .map(ResourceID::fromResource).collect(java.util.stream.Collectors.toSet());
+                })
+                .build(), context);
+        pools.readFrom(poolSource::list);
+        return List.of(new InformerEventSource<>(slices.build(), context), poolSource, engineEvents.source());
+    }
+
+    /** Called after a Service was placed or withdrawn, for the pools' status; never throws. */
+    void onPlacement(Runnable listener) {
+        this.placed = listener;
+    }
+
+    /** Where each Service was placed by its last reconciliation, by spec name. */
+    Map<String, EipPools.Placement> placements() {
+        return placements;
     }
 
     /**
@@ -134,6 +163,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             return serve(service, context);
         } finally {
             metrics.reconciled(System.nanoTime() - start);
+            placed.run();
         }
     }
 
@@ -156,7 +186,17 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
 
     private UpdateControl<Service> serve(Service service, Context<Service> context) {
         String name = ServiceSpecs.specName(service);
-        ServiceAnnotations.Attachment attachment = ServiceAnnotations.attachment(service, settings);
+        EipPools.Placement placement;
+        try {
+            placement = pools.place(service, pools.states(), eips.held(name));
+        } catch (EipPools.Refused e) {
+            placements.remove(name);
+            return verdict(service, List.of(), LoadBalancerCondition.failed(e.reason(), e.getMessage()), List.of());
+        }
+        placements.put(name, placement);
+        ControllerSettings target = placement.target();
+        ServiceEips portEips = eips.on(target.externalPort());
+        ServiceAnnotations.Attachment attachment = ServiceAnnotations.attachment(service, target);
         Optional<HealthCheck> healthCheck;
         try {
             healthCheck = ServiceAnnotations.healthCheck(service);
@@ -165,12 +205,12 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         }
         ServiceIpFamilies families;
         try {
-            families = ServiceIpFamilies.choose(service, eips.families(), settings.externalPort());
+            families = ServiceIpFamilies.choose(service, portEips.families(), target.externalPort());
         } catch (IllegalArgumentException e) {
             // No address is claimed for a Service that cannot be served, and one claimed before
             // (by a controller that claimed family by family) is let go unless a VIP still uses it.
             try {
-                eips.releaseUnused(name);
+                portEips.releaseUnused(name);
             } catch (Exception releaseFailed) {
                 if (releaseFailed instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
@@ -179,16 +219,22 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             }
             return verdict(service, List.of(), LoadBalancerCondition.failed("AddressUnavailable", e.getMessage()), List.of());
         }
+        List<String> requested = ServiceAnnotations.requestedAddresses(service);
+        Optional<String> outside = outsidePool(placement, requested, portEips.claimsOf(name));
+        if (outside.isPresent()) {
+            return verdict(service, List.of(), LoadBalancerCondition.failed("AddressInvalid", outside.get()), List.of());
+        }
         List<InetAddress> addresses;
         try {
-            addresses = eips.resolve(name, families.families(), ServiceAnnotations.requestedAddresses(service));
+            addresses = portEips.resolve(name, families.families(), requested, placement.exclusions());
         } catch (ServiceEips.Unavailable e) {
             return verdict(service, List.of(), LoadBalancerCondition.failed(e.conflict() ? "AddressConflict" : "AddressInvalid",
                     e.getMessage()), List.of());
         } catch (Exception e) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
             String reason = cause instanceof EipExhaustedException ? "AddressUnavailable" : "AddressFailed";
-            return verdict(service, List.of(), LoadBalancerCondition.failed(reason, String.valueOf(cause.getMessage())), List.of());
+            String pool = placement.pool().map(p -> "EipPool " + p + " (" + placement.addresses().orElseThrow() + "): ").orElse("");
+            return verdict(service, List.of(), LoadBalancerCondition.failed(reason, pool + cause.getMessage()), List.of());
         }
         ServiceSpecs.Translation translation;
         try {
@@ -200,6 +246,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         }
         List<String> notes = new ArrayList<>(translation.notes());
         families.note().ifPresent(notes::add);
+        notes.addAll(placement.notes());
         return verdict(service, addresses, LoadBalancerCondition.of(declare(translation.spec())).withNotes(notes), translation.clamped());
     }
 
@@ -318,6 +365,8 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
                 return Optional.of(c.reason());
             }
             eips.releaseAll(name);
+            placements.remove(name);
+            placed.run();
             engineEvents.forget(name);
             backendsReasons.remove(name);
             LOG.info("Service {}: load balancer removed", name);
@@ -331,6 +380,26 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             events.record(service, true, SpecStatus.State.FAILED.name(), "load balancer not removed yet: " + cause.getMessage());
             return Optional.of(SpecStatus.State.FAILED.name());
         }
+    }
+
+    /** A requested address a pool does not hold and the Service does not hold already. */
+    private static Optional<String> outsidePool(EipPools.Placement placement, List<String> requested, List<InetAddress> held) {
+        if (placement.addresses().isEmpty()) {
+            return Optional.empty();
+        }
+        for (String literal : requested) {
+            InetAddress ip;
+            try {
+                ip = IpAddresses.parse(literal);
+            } catch (IllegalArgumentException e) {
+                continue;  // ServiceEips names it
+            }
+            if (!held.contains(ip) && !placement.addresses().get().contains(ip)) {
+                return Optional.of("requested address " + literal + " is not in the addresses of EipPool " + placement.pool().orElseThrow()
+                        + " (" + placement.addresses().get() + ")");
+            }
+        }
+        return Optional.empty();
     }
 
     /** A little longer than the engine's own bound, so that its SpecTimeoutException arrives first. */
