@@ -170,12 +170,24 @@ final class EipPools {
      * @param states the pools, from {@link #states()}
      * @param held the Service's claims by port ({@link EipPorts#held})
      * @return where it goes
-     * @throws Refused when it names a pool that does not exist, or its pool is invalid and it holds no address of it
+     * @throws Refused when it holds no address and names a pool that does not exist or is not its namespace's, or its
+     *     pool is invalid
      */
     Placement place(Service service, Map<String, State> states, Map<String, List<InetAddress>> held) throws Refused {
-        Optional<State> chosen = choose(service, states);
+        Optional<State> chosen;
+        String refused = "";
+        try {
+            chosen = choose(service, states);
+        } catch (Refused e) {
+            if (held.isEmpty()) {
+                throw e;
+            }
+            // The pool it names is gone or no longer its namespace's: what it holds stays.
+            chosen = Optional.empty();
+            refused = e.getMessage() + "; ";
+        }
         String port = chosen.map(s -> s.pool().getSpec().externalPort()).orElse(settings.externalPort());
-        boolean here = held.isEmpty() || held.containsKey(port);
+        boolean here = refused.isEmpty() && (held.isEmpty() || held.containsKey(port));
         if (chosen.isEmpty() && here) {
             return new Placement(Optional.empty(), settings, Optional.empty(), List.of(), List.of(), List.of());
         }
@@ -189,10 +201,10 @@ final class EipPools {
         // The Service holds its address elsewhere, or on the port of a pool now invalid: it stays.
         String where = held.keySet().iterator().next();
         List<InetAddress> addresses = held.get(where);
-        String note = chosen.filter(s -> !s.valid()).map(s -> "EipPool " + s.name() + " is Invalid (" + s.invalid().orElseThrow() + "); ")
+        String note = refused + chosen.filter(s -> !s.valid()).map(s -> "EipPool " + s.name() + " is Invalid (" + s.invalid().orElseThrow() + "); ")
                 .orElse("") + "keeps " + String.join(", ", addresses.stream().map(IpAddresses::format).toList())
                 + " on Logical_Router_Port " + where + " (an address once given is not moved; re-create the Service to move it"
-                + chosen.map(s -> " to EipPool " + s.name() + ")").orElse(" to " + settings.externalPort() + ")");
+                + chosen.map(s -> " to EipPool " + s.name() + ")").orElse(refused.isEmpty() ? " to " + settings.externalPort() + ")" : ")");
         // A valid pool on that port whose addresses hold it keeps it as its own; otherwise it stays
         // where its rows are attached now.
         Optional<State> there = states.values().stream().filter(s -> s.valid() && s.pool().getSpec().externalPort().equals(where)

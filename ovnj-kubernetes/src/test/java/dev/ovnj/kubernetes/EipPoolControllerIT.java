@@ -160,6 +160,12 @@ class EipPoolControllerIT {
         awaitCondition("project-g", "asks", "AddressInvalid",
                 "requested address 172.30.0.150 is not in the addresses of EipPool g (172.30.0.120-172.30.0.121)");
         assertThat(claims("r-a-ext")).doesNotContain("project-b/").doesNotContain("project-g/asks");
+
+        // The pool it names deleted, a Service keeps its address and says so, still applied.
+        kube.resources(EipPool.class).withName("g-public").delete();
+        awaitCondition("project-g", "public", "APPLIED",
+                "ovnj.dev/eip-pool: no EipPool named g-public; keeps 172.30.0.200 on Logical_Router_Port r-a-ext");
+        assertThat(nbctl.run("lr-lb-list", "r-a")).contains("172.30.0.200:80");
     }
 
     @Test
