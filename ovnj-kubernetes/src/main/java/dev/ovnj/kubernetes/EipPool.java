@@ -1,6 +1,7 @@
 package dev.ovnj.kubernetes;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -58,7 +59,7 @@ public final class EipPool extends CustomResource<EipPool.Spec, EipPool.Status> 
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Spec(String router, String externalPort,
-                       @com.fasterxml.jackson.annotation.JsonProperty("switch") String logicalSwitch, String group,
+                       @JsonProperty("switch") String logicalSwitch, String group,
                        List<String> addresses, List<String> namespaces, Boolean autoAssign) {
         /**
          * The namespaces, empty for every one.

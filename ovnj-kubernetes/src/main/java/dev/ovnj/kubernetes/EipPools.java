@@ -196,15 +196,17 @@ final class EipPools {
         }
         if (held.isEmpty()) {
             State pool = chosen.orElseThrow();
-            throw new Refused("PoolInvalid", "EipPool " + pool.name() + " is Invalid and gives out no address: " + pool.invalid().orElseThrow());
+            throw new Refused("PoolInvalid", "EipPool " + pool.name() + " is Invalid and gives out no address: "
+                    + pool.invalid().orElseThrow());
         }
         // The Service holds its address elsewhere, or on the port of a pool now invalid: it stays.
         String where = held.keySet().iterator().next();
         List<InetAddress> addresses = held.get(where);
-        String note = refused + chosen.filter(s -> !s.valid()).map(s -> "EipPool " + s.name() + " is Invalid (" + s.invalid().orElseThrow() + "); ")
-                .orElse("") + "keeps " + String.join(", ", addresses.stream().map(IpAddresses::format).toList())
-                + " on Logical_Router_Port " + where + " (an address once given is not moved; re-create the Service to move it"
-                + chosen.map(s -> " to EipPool " + s.name() + ")").orElse(refused.isEmpty() ? " to " + settings.externalPort() + ")" : ")");
+        String why = refused + chosen.filter(s -> !s.valid())
+                .map(s -> "EipPool " + s.name() + " is Invalid (" + s.invalid().orElseThrow() + "); ").orElse("");
+        String to = chosen.map(s -> " to EipPool " + s.name()).orElse(refused.isEmpty() ? " to " + settings.externalPort() : "");
+        String note = why + "keeps " + String.join(", ", addresses.stream().map(IpAddresses::format).toList())
+                + " on Logical_Router_Port " + where + " (an address once given is not moved; re-create the Service to move it" + to + ")";
         // A valid pool on that port whose addresses hold it keeps it as its own; otherwise it stays
         // where its rows are attached now.
         Optional<State> there = states.values().stream().filter(s -> s.valid() && s.pool().getSpec().externalPort().equals(where)
@@ -231,8 +233,8 @@ final class EipPools {
             all.add("keeps " + String.join(", ", outside.stream().map(IpAddresses::format).toList()) + ", outside the addresses of EipPool "
                     + pool.name() + " (" + addresses + "): an address once given is not moved");
         }
-        return new Placement(Optional.of(pool.name()), pool.target().orElseThrow(), Optional.of(addresses), addresses.exclusions(pool.networks()), outside,
-                all);
+        return new Placement(Optional.of(pool.name()), pool.target().orElseThrow(), Optional.of(addresses),
+                addresses.exclusions(pool.networks()), outside, all);
     }
 
     /** The pool a Service asks for or gets, empty for the command line's port. */

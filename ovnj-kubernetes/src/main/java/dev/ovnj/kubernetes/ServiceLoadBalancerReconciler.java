@@ -46,7 +46,9 @@ import org.slf4j.LoggerFactory;
  * is served in, {@link ServiceIpFamilies}), with its endpoints as backends and its fields as options
  * ({@link ServiceSpecs}); withdraws it when the Service is deleted or stops being such a Service.
  *
- * <p>Each reconciliation resolves the Service's addresses ({@link ServiceEips}), declares its spec
+ * <p>Each reconciliation places the Service ({@link EipPools}: its {@link EipPool}'s router and
+ * external port, the command line's, or wherever it already holds an address), resolves its
+ * addresses on that port ({@link ServiceEips}), declares its spec
  * with {@link LoadBalancerEngine#upsert} and waits for the engine's verdict, then writes
  * {@code status.loadBalancer.ingress} (once applied) and the {@value LoadBalancerCondition#TYPE}
  * condition, with an Event whenever the condition changes. A Service not applied yet is looked at

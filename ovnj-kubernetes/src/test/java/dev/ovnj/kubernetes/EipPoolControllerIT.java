@@ -171,7 +171,8 @@ class EipPoolControllerIT {
     @Test
     void aPoolOutsideItsPortsNetworksOrOverlappingAnOlderPoolIsInvalidAndGivesOutNothing() {
         createPool(pool("elsewhere", "r-b", null, List.of("10.9.0.1-10.9.0.5"), List.of("project-c"), null));
-        awaitPoolCondition("elsewhere", EipPoolStatusWriter.INVALID, "True", "10.9.0.1-10.9.0.5 is outside 172.31.0.0/24, the network of Logical_Router_Port r-b-ext");
+        awaitPoolCondition("elsewhere", EipPoolStatusWriter.INVALID, "True",
+                "10.9.0.1-10.9.0.5 is outside 172.31.0.0/24, the network of Logical_Router_Port r-b-ext");
         createPool(pool("greedy", "r-a", null, List.of("172.30.0.101-172.30.0.110"), List.of("project-d"), null));
         awaitPoolCondition("greedy", EipPoolStatusWriter.INVALID, "True",
                 "172.30.0.101-172.30.0.110 overlaps the addresses of EipPool project-a (172.30.0.100-172.30.0.102), which is older");
