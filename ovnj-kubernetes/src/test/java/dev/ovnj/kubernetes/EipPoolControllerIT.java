@@ -74,17 +74,22 @@ class EipPoolControllerIT {
         createPool(pool("project-a", "r-a", "s-a", List.of("172.30.0.100-172.30.0.102"), List.of("project-a"), null));
         createPool(pool("project-b", "r-b", "s-b", List.of("172.31.0.128/28"), List.of("project-b"), null));
 
-        client = OvsdbClient.builder().remotes(server.remote()).monitor(LoadBalancerEngine.monitorRequest()).build();
-        engine = LoadBalancerEngine.builder(client).build().start();
-        client.startAndWait(WAIT);
-        controller = OvnjKubernetesController.builder(kube, client, engine, ControllerTestBase.settings()).exitOnStopLeading(false)
-                .build().start();
+        startController();
         awaitPoolCondition("project-a", EipPoolStatusWriter.INVALID, "False", "");
         awaitPoolCondition("project-b", EipPoolStatusWriter.INVALID, "False", "");
 
         poller = new Thread(EipPoolControllerIT::poll, "ingress-poller");
         poller.setDaemon(true);
         poller.start();
+    }
+
+    /** A Northbound client, an engine and a controller on them, as one controller process has. */
+    private static void startController() {
+        client = OvsdbClient.builder().remotes(server.remote()).monitor(LoadBalancerEngine.monitorRequest()).build();
+        engine = LoadBalancerEngine.builder(client).build().start();
+        client.startAndWait(WAIT);
+        controller = OvnjKubernetesController.builder(kube, client, engine, ControllerTestBase.settings()).exitOnStopLeading(false)
+                .build().start();
     }
 
     @AfterAll
@@ -255,6 +260,35 @@ class EipPoolControllerIT {
         assertThat(nbctl.run("lr-lb-list", ControllerTestBase.ROUTER)).doesNotContain("172.31.0.2");
     }
 
+    @Test
+    void aRestartedControllerKeepsEveryPoolsServicesWhereTheyAre() {
+        createPool(pool("h", "r-b", "s-b", List.of("172.31.0.60-172.31.0.61"), List.of("project-h"), null));
+        awaitPoolCondition("h", EipPoolStatusWriter.INVALID, "False", "");
+        create("project-h", "h1", s -> s);
+        awaitIngress("project-h", "h1", "172.31.0.60");
+        // Shrunk under h1: after the restart it must still keep .60, and h2 must not get it.
+        editPool("h", p -> p.getSpec().addresses().set(0, "172.31.0.61"));
+        awaitPoolCondition("h", EipPoolStatusWriter.KEPT, "True", "project-h/h1 keeps 172.31.0.60");
+        List<String> applied = kube.services().inAnyNamespace().list().getItems().stream()
+                .filter(s -> LoadBalancerCondition.current(s).map(c -> c.getStatus().equals("True")).orElse(false))
+                .map(ServiceSpecs::specName).toList();
+        String rows = nbctl.run("--bare", "--columns=_uuid,name,vips", "list", "Load_Balancer");
+        List<String> held = claimEntries();
+
+        controller.close();
+        engine.close();
+        client.close();
+        startController();
+        Await.until(WAIT, "the new controller placed every applied Service " + applied,
+                () -> controller.reconciler().placements().keySet().containsAll(applied));
+        create("project-h", "h2", s -> s);
+        awaitIngress("project-h", "h2", "172.31.0.61");
+        // Every claim and every row (same UUID, name and VIPs) as before the restart.
+        assertThat(claimEntries()).containsAll(held);
+        assertThat(nbctl.run("--bare", "--columns=_uuid,name,vips", "list", "Load_Balancer")).contains(rows.trim().split("\n\n"));
+        awaitCondition("project-h", "h1", "APPLIED", "keeps 172.31.0.60, outside the addresses of EipPool h (172.31.0.61)");
+    }
+
     // --- fixtures
 
     private static EipPool pool(String name, String router, String sw, List<String> addresses, List<String> namespaces,
@@ -333,6 +367,13 @@ class EipPoolControllerIT {
             Optional<Condition> c = s == null ? Optional.empty() : LoadBalancerCondition.current(s);
             return c.map(x -> x.getReason().equals(reason) && x.getMessage().contains(message)).orElse(false);
         });
+    }
+
+    /** Every claim on the three external ports, as {@code ovnj.eip.IP="ns/name"}. */
+    private static List<String> claimEntries() {
+        return java.util.stream.Stream.of("r-a-ext", "r-b-ext", ControllerTestBase.EXTERNAL_PORT)
+                .flatMap(p -> java.util.Arrays.stream(claims(p).replaceAll("[{}]", "").split(", ")))
+                .filter(e -> !e.isBlank()).toList();
     }
 
     private static String claims(String port) {
