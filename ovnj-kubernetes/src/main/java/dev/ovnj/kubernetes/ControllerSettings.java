@@ -147,6 +147,20 @@ public record ControllerSettings(String owner, String router, Optional<String> l
     }
 
     /**
+     * The same settings for another router, attachment and external port: an {@link EipPool}'s.
+     *
+     * @param otherRouter the router
+     * @param otherSwitch the switch, if any
+     * @param otherGroup the group, if any
+     * @param otherPort the external port
+     * @return the settings
+     */
+    public ControllerSettings at(String otherRouter, Optional<String> otherSwitch, Optional<String> otherGroup, String otherPort) {
+        return new ControllerSettings(owner, otherRouter, otherSwitch, otherGroup, otherPort, loadBalancerClass, namespaces,
+                leaseNamespace, leaseName, serverSideApply, retryAfter);
+    }
+
+    /**
      * The same settings with server-side apply on or off.
      *
      * @param on whether to patch the Service with server-side apply

@@ -29,11 +29,11 @@ final class OrphanJanitor {
     private final KubernetesClient kube;
     private final OvsdbClient nb;
     private final LoadBalancerEngine engine;
-    private final ServiceEips eips;
+    private final EipPorts eips;
     private final ControllerSettings settings;
     private final Predicate<Service> serves;
 
-    OrphanJanitor(KubernetesClient kube, OvsdbClient nb, LoadBalancerEngine engine, ServiceEips eips, ControllerSettings settings,
+    OrphanJanitor(KubernetesClient kube, OvsdbClient nb, LoadBalancerEngine engine, EipPorts eips, ControllerSettings settings,
                   Predicate<Service> serves) {
         this.kube = kube;
         this.nb = nb;

@@ -3,6 +3,7 @@ package dev.ovnj.kubernetes;
 import dev.ovnj.lb.LoadBalancerEngine;
 import dev.ovnj.micrometer.LoadBalancerEngineMetrics;
 import dev.ovnj.micrometer.OvsdbClientMetrics;
+import dev.ovnj.nb.eip.EipView;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
@@ -59,7 +60,8 @@ public final class OvnjKubernetesController implements AutoCloseable {
     private final OvsdbClient nb;
     private final LoadBalancerEngine engine;
     private final ExecutorService sweeper;
-    private final ServiceEips eips;
+    private final EipPorts eips;
+    private final EipPoolStatusWriter poolStatus;
     private volatile CompletableFuture<Set<String>> lastSweep = CompletableFuture.completedFuture(Set.of());
 
     private OvnjKubernetesController(Builder b) {
@@ -74,11 +76,14 @@ public final class OvnjKubernetesController implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        this.eips = new ServiceEips(b.nb, settings.externalPort(), b.engine.requestTimeout());
+        this.eips = new EipPorts(b.nb, b.engine.requestTimeout());
+        EipPools pools = new EipPools(b.nb, settings);
         EngineEvents engineEvents = new EngineEvents(settings.owner());
         b.engine.addListener(engineEvents);
-        this.reconciler = new ServiceLoadBalancerReconciler(b.engine, eips, settings, new ServiceEvents(b.kube, settings.owner()),
+        this.reconciler = new ServiceLoadBalancerReconciler(b.engine, eips, pools, settings, new ServiceEvents(b.kube, settings.owner()),
                 new ControllerMetrics(b.registry), engineEvents);
+        this.poolStatus = new EipPoolStatusWriter(b.kube, pools, eips, new EipView(b.nb), reconciler::placements, leading::get);
+        reconciler.onPlacement(poolStatus::nudge);
         this.janitor = new OrphanJanitor(b.kube, b.nb, b.engine, eips, settings, reconciler::serves);
         new LoadBalancerEngineMetrics(b.engine).bindTo(b.registry);
         new OvsdbClientMetrics(b.nb).bindTo(b.registry);
@@ -228,6 +233,7 @@ public final class OvnjKubernetesController implements AutoCloseable {
             leading.set(false);
             lease.ifPresent(LeaseRelease::release);
             sweeper.shutdownNow();
+            poolStatus.close();
             eips.close();
         }
     }
@@ -235,6 +241,7 @@ public final class OvnjKubernetesController implements AutoCloseable {
     private void startedLeading() {
         leading.set(true);
         LOG.info("{} writes the load balancers of owner {}", identity, settings.owner());
+        poolStatus.nudge();
         lastSweep = CompletableFuture.supplyAsync(() -> {
             try {
                 return janitor.sweep();

@@ -7,7 +7,7 @@ import dev.ovnj.nb.eip.EipView;
 import dev.ovnj.nb.ip.IpAddresses;
 import dev.ovnj.nb.ip.IpFamily;
 import dev.ovnj.nb.ip.IpNetwork;
-import dev.ovnj.ovsdb.client.OvsdbClient;
+import dev.ovnj.nb.ip.IpRange;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,15 +30,16 @@ import java.util.function.Function;
  * a claim is in flight are claimed together in the next transaction, and lookups come from its
  * index rather than from decoding the port's claims.
  */
-final class ServiceEips implements AutoCloseable {
+final class ServiceEips {
     private final EipAllocator allocator;
     private final EipView view;
     private final String port;
     private final Duration timeout;
 
-    ServiceEips(OvsdbClient client, String port, Duration timeout) {
-        this.allocator = new EipAllocator(client);
-        this.view = new EipView(client);
+    /** On an allocator and a view {@link EipPorts} shares among the ports (and closes). */
+    ServiceEips(EipAllocator allocator, EipView view, String port, Duration timeout) {
+        this.allocator = allocator;
+        this.view = view;
         this.port = port;
         this.timeout = timeout;
     }
@@ -70,23 +71,16 @@ final class ServiceEips implements AutoCloseable {
     /**
      * The Service's addresses, one per family: the requested ones (claimed for it when free),
      * else the ones it already claims, else newly allocated ones. Claims of addresses it no
-     * longer asks for are released once the new ones are held.
-     */
-    List<InetAddress> resolve(String owner, List<IpFamily> families, List<String> requested) throws Exception {
-        return resolve(owner, families, requested, false, ip -> Optional.empty());
-    }
-
-    /**
-     * As {@link #resolve(String, List, List)}, with a say for other Services waiting for a
-     * requested address that nobody holds yet: when {@code contender} names one (an older
+     * longer asks for are released once the new ones are held. Other Services waiting for a
+     * requested address that nobody holds yet have a say: when {@code contender} names one (an older
      * Service asking for the same address), this owner does not claim it and gets a conflict.
      * When {@code adopting} (the Service adopts another tool's load balancers), a requested
      * address that another claim owner holds and a load balancer serves is used without a claim
      * of its own: the engine's adoption of that load balancer moves the claim to the Service, in
-     * the same transaction.
+     * the same transaction. A new address is never one of {@code exclude} (an EipPool's outside).
      */
     List<InetAddress> resolve(String owner, List<IpFamily> families, List<String> requested, boolean adopting,
-                              Function<InetAddress, Optional<String>> contender) throws Exception {
+                              Function<InetAddress, Optional<String>> contender, List<IpRange> exclude) throws Exception {
         Map<IpFamily, InetAddress> wanted = new LinkedHashMap<>();
         for (String literal : requested) {
             InetAddress ip;
@@ -126,7 +120,7 @@ final class ServiceEips implements AutoCloseable {
                 } else {
                     Optional<InetAddress> existing = held.stream().filter(a -> IpFamily.of(a) == family).findFirst();
                     ip = existing.isPresent() ? existing.get()
-                            : allocator.allocate(EipRequest.of(port, owner).withFamily(family)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                            : allocator.allocate(new EipRequest(port, owner, family, exclude)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 }
                 out.add(ip);
             }
@@ -197,11 +191,6 @@ final class ServiceEips implements AutoCloseable {
             return false;
         }
         return allocator.transfer(port, from, to).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public void close() {
-        allocator.close();
     }
 
     /**

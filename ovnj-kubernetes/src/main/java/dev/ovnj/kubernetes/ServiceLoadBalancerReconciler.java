@@ -48,7 +48,9 @@ import org.slf4j.LoggerFactory;
  * is served in, {@link ServiceIpFamilies}), with its endpoints as backends and its fields as options
  * ({@link ServiceSpecs}); withdraws it when the Service is deleted or stops being such a Service.
  *
- * <p>Each reconciliation resolves the Service's addresses ({@link ServiceEips}), declares its spec
+ * <p>Each reconciliation places the Service ({@link EipPools}: its {@link EipPool}'s router and
+ * external port, the command line's, or wherever it already holds an address), resolves its
+ * addresses on that port ({@link ServiceEips}), declares its spec
  * with {@link LoadBalancerEngine#upsert} and waits for the engine's verdict, then writes
  * {@code status.loadBalancer.ingress} (once applied) and the {@value LoadBalancerCondition#TYPE}
  * condition, with an Event whenever the condition changes. A Service not applied yet is looked at
@@ -60,7 +62,11 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private static final Logger LOG = LoggerFactory.getLogger(ServiceLoadBalancerReconciler.class);
 
     private final LoadBalancerEngine engine;
-    private final ServiceEips eips;
+    private final EipPorts eips;
+    private final EipPools pools;
+    /** Spec name to where the Service was placed last; read by {@link EipPoolStatusWriter}, entries go when the spec does. */
+    private final Map<String, EipPools.Placement> placements = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile Runnable placed = () -> { };
     private final ControllerSettings settings;
     private final ServiceEvents events;
     private final ControllerMetrics metrics;
@@ -74,10 +80,11 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
      */
     private final Map<String, LoadBalancerCondition> announced = new java.util.concurrent.ConcurrentHashMap<>();
 
-    ServiceLoadBalancerReconciler(LoadBalancerEngine engine, ServiceEips eips, ControllerSettings settings, ServiceEvents events,
-                                  ControllerMetrics metrics, EngineEvents engineEvents) {
+    ServiceLoadBalancerReconciler(LoadBalancerEngine engine, EipPorts eips, EipPools pools, ControllerSettings settings,
+                                  ServiceEvents events, ControllerMetrics metrics, EngineEvents engineEvents) {
         this.engine = engine;
         this.eips = eips;
+        this.pools = pools;
         this.settings = settings;
         this.events = events;
         this.metrics = metrics;
@@ -104,7 +111,31 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         if (settings.namespaces().isEmpty()) {
             slices.withItemStore(new PrunedItemStore<>(CachedForms::slice));
         }
-        return List.of(new InformerEventSource<>(slices.build(), context), engineEvents.source());
+        // A pool created, edited or deleted: every Service it may concern is looked at again (pools
+        // are few and change seldom; a Service whose placement did not change is a no-op).
+        InformerEventSource<EipPool, Service> poolSource = new InformerEventSource<>(InformerEventSourceConfiguration
+                .from(EipPool.class, Service.class)
+                .withName("eip-pools")
+                .withWatchAllNamespaces()
+                .withSecondaryToPrimaryMapper(pool -> {
+                    // Called on every event of a pool: its status is due even when no Service is concerned.
+                    placed.run();
+                    return context.getPrimaryCache().list(s -> accepts(s) && EipPools.concerns(pool, s))
+                            .map(ResourceID::fromResource).collect(java.util.stream.Collectors.toSet());
+                })
+                .build(), context);
+        pools.readFrom(poolSource::list);
+        return List.of(new InformerEventSource<>(slices.build(), context), poolSource, engineEvents.source());
+    }
+
+    /** Called after a Service was placed or withdrawn, for the pools' status; never throws. */
+    void onPlacement(Runnable listener) {
+        this.placed = listener;
+    }
+
+    /** Where each Service was placed by its last reconciliation, by spec name. */
+    Map<String, EipPools.Placement> placements() {
+        return placements;
     }
 
     /**
@@ -142,6 +173,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             return serve(service, context);
         } finally {
             metrics.reconciled(System.nanoTime() - start);
+            placed.run();
         }
     }
 
@@ -164,7 +196,18 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
 
     private UpdateControl<Service> serve(Service service, Context<Service> context) {
         String name = ServiceSpecs.specName(service);
-        ServiceAnnotations.Attachment attachment = ServiceAnnotations.attachment(service, settings);
+        String claimOwner = AddressSharing.claimOwner(service);
+        EipPools.Placement placement;
+        try {
+            placement = pools.place(service, pools.states(), eips.held(claimOwner));
+        } catch (EipPools.Refused e) {
+            placements.remove(name);
+            return verdict(service, List.of(), LoadBalancerCondition.failed(e.reason(), e.getMessage()), List.of());
+        }
+        placements.put(name, placement);
+        ControllerSettings target = placement.target();
+        ServiceEips portEips = eips.on(target.externalPort());
+        ServiceAnnotations.Attachment attachment = ServiceAnnotations.attachment(service, target);
         Optional<HealthCheck> healthCheck;
         Optional<Adoption> adoption;
         try {
@@ -175,12 +218,12 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         }
         ServiceIpFamilies families;
         try {
-            families = ServiceIpFamilies.choose(service, eips.families(), settings.externalPort());
+            families = ServiceIpFamilies.choose(service, portEips.families(), target.externalPort());
         } catch (IllegalArgumentException e) {
             // No address is claimed for a Service that cannot be served, and one claimed before
             // (by a controller that claimed family by family) is let go unless a VIP still uses it.
             try {
-                eips.releaseUnused(name);
+                portEips.releaseUnused(name);
             } catch (Exception releaseFailed) {
                 if (releaseFailed instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
@@ -189,15 +232,19 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             }
             return verdict(service, List.of(), LoadBalancerCondition.failed("AddressUnavailable", e.getMessage()), List.of());
         }
-        String claimOwner = AddressSharing.claimOwner(service);
+        List<String> requested = ServiceAnnotations.requestedAddresses(service);
+        Optional<String> outside = outsidePool(placement, requested, portEips.claimsOf(claimOwner));
+        if (outside.isPresent()) {
+            return verdict(service, List.of(), LoadBalancerCondition.failed("AddressInvalid", outside.get()), List.of());
+        }
         List<InetAddress> addresses;
         try {
-            Optional<String> refused = share(service, context, claimOwner);
+            Optional<String> refused = share(service, context, portEips, claimOwner);
             if (refused.isPresent()) {
                 return refused(service, LoadBalancerCondition.failed("AddressConflict", refused.get()));
             }
-            addresses = eips.resolve(claimOwner, families.families(), ServiceAnnotations.requestedAddresses(service), adoption.isPresent(),
-                    ip -> olderContender(service, claimOwner, ip, context));
+            addresses = portEips.resolve(claimOwner, families.families(), requested, adoption.isPresent(),
+                    ip -> olderContender(service, claimOwner, ip, context), placement.exclusions());
             if (!claimOwner.equals(name)) {
                 // Joined a group that already had an address: the Service's own ones go.
                 eips.releaseAll(name);
@@ -207,7 +254,8 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         } catch (Exception e) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
             String reason = cause instanceof EipExhaustedException ? "AddressUnavailable" : "AddressFailed";
-            return verdict(service, List.of(), LoadBalancerCondition.failed(reason, String.valueOf(cause.getMessage())), List.of());
+            String pool = placement.pool().map(p -> "EipPool " + p + " (" + placement.addresses().orElseThrow() + "): ").orElse("");
+            return verdict(service, List.of(), LoadBalancerCondition.failed(reason, pool + cause.getMessage()), List.of());
         }
         ServiceSpecs.Translation translation;
         try {
@@ -219,6 +267,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         }
         List<String> notes = new ArrayList<>(translation.notes());
         families.note().ifPresent(notes::add);
+        notes.addAll(placement.notes());
         Adoption adopting = adoption.map(a -> a.claimingAs(claimOwner)).orElse(null);
         return verdict(service, addresses, LoadBalancerCondition.of(declare(translation.spec(), adopting)).withNotes(notes),
                 translation.clamped());
@@ -229,7 +278,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
      * holds one of its ports, or when it asks for an address other than the group's; else hands
      * its own addresses to the group if the group has none yet, so that joining moves nothing.
      */
-    private Optional<String> share(Service service, Context<Service> context, String claimOwner) throws Exception {
+    private Optional<String> share(Service service, Context<Service> context, ServiceEips eips, String claimOwner) throws Exception {
         Optional<String> key = ServiceAnnotations.shareKey(service);
         if (key.isEmpty()) {
             return Optional.empty();
@@ -438,6 +487,8 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
                     LOG.info("Service {}: last of the Services sharing key {}: the shared address is released", name, key.get());
                 }
             }
+            placements.remove(name);
+            placed.run();
             engineEvents.forget(name);
             backendsReasons.remove(name);
             announced.remove(name);
@@ -452,6 +503,26 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             events.record(service, true, SpecStatus.State.FAILED.name(), "load balancer not removed yet: " + cause.getMessage());
             return Optional.of(SpecStatus.State.FAILED.name());
         }
+    }
+
+    /** A requested address a pool does not hold and the Service does not hold already. */
+    private static Optional<String> outsidePool(EipPools.Placement placement, List<String> requested, List<InetAddress> held) {
+        if (placement.addresses().isEmpty()) {
+            return Optional.empty();
+        }
+        for (String literal : requested) {
+            InetAddress ip;
+            try {
+                ip = IpAddresses.parse(literal);
+            } catch (IllegalArgumentException e) {
+                continue;  // ServiceEips names it
+            }
+            if (!held.contains(ip) && !placement.addresses().get().contains(ip)) {
+                return Optional.of("requested address " + literal + " is not in the addresses of EipPool " + placement.pool().orElseThrow()
+                        + " (" + placement.addresses().get() + ")");
+            }
+        }
+        return Optional.empty();
     }
 
     /** A little longer than the engine's own bound, so that its SpecTimeoutException arrives first. */

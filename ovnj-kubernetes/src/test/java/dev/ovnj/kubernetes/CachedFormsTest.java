@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /** What the informers keep of a Service and a slice reads the same to the controller as the whole object. */
 class CachedFormsTest {
     // accepts() reads only the settings.
-    private final ServiceLoadBalancerReconciler reconciler = new ServiceLoadBalancerReconciler(null, null,
+    private final ServiceLoadBalancerReconciler reconciler = new ServiceLoadBalancerReconciler(null, null, null,
             ControllerSettings.of("gw", "gw-ext"), null, null, null);
     private final UnaryOperator<Service> keep = CachedForms.service(reconciler::accepts);
 

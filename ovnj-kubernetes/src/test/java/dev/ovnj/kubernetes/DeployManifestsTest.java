@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
@@ -47,9 +48,30 @@ class DeployManifestsTest {
         assertThat(verbs(role.getRules(), "", "services/status")).contains("patch", "update");
         assertThat(verbs(role.getRules(), "discovery.k8s.io", "endpointslices")).contains("get", "list", "watch");
         assertThat(verbs(role.getRules(), "", "events")).contains("create");
+        assertThat(verbs(role.getRules(), EipPool.GROUP, "eippools")).contains("get", "list", "watch");
+        assertThat(verbs(role.getRules(), EipPool.GROUP, "eippools/status")).contains("patch", "update");
         Role lease = one(objects, Role.class);
         // JOSDK checks exactly these three before it competes for the Lease.
         assertThat(verbs(lease.getRules(), "coordination.k8s.io", "leases")).contains("get", "create", "update");
+    }
+
+    @Test
+    void theEipPoolCrdIsTheResourceTheControllerReadsAndIsApplied() throws Exception {
+        CustomResourceDefinition crd = one(load("eippool-crd.yaml"), CustomResourceDefinition.class);
+        assertThat(crd.getMetadata().getName()).isEqualTo(HasMetadata.getFullResourceName(EipPool.class));
+        assertThat(crd.getSpec().getGroup()).isEqualTo(HasMetadata.getGroup(EipPool.class));
+        assertThat(crd.getSpec().getScope()).isEqualTo("Cluster");
+        assertThat(crd.getSpec().getNames().getKind()).isEqualTo(HasMetadata.getKind(EipPool.class));
+        var version = crd.getSpec().getVersions().get(0);
+        assertThat(version.getName()).isEqualTo(HasMetadata.getVersion(EipPool.class));
+        assertThat(version.getSubresources().getStatus()).isNotNull();
+        var spec = version.getSchema().getOpenAPIV3Schema().getProperties().get("spec");
+        assertThat(spec.getProperties()).containsOnlyKeys("router", "externalPort", "switch", "group", "addresses", "namespaces",
+                "autoAssign");
+        assertThat(spec.getRequired()).containsExactlyInAnyOrder("router", "externalPort");
+        assertThat(version.getSchema().getOpenAPIV3Schema().getProperties().get("status").getProperties())
+                .containsOnlyKeys("allocated", "free", "conditions");
+        assertThat(Files.readString(DEPLOY.resolve("kustomization.yaml"))).contains("- eippool-crd.yaml");
     }
 
     @Test

@@ -168,6 +168,25 @@ public final class EipAllocator implements AutoCloseable {
     }
 
     /**
+     * The addresses an owner claims on every router port, from the index (one lookup per port).
+     *
+     * @param owner the owner
+     * @return port name to its addresses, lowest first; empty when the owner claims nothing
+     */
+    public Map<String, List<InetAddress>> held(String owner) {
+        return index.held(owner);
+    }
+
+    /**
+     * The owners with at least one claim on any router port (a scan of the index's claims).
+     *
+     * @return the owners, each once
+     */
+    public Set<String> owners() {
+        return index.owners();
+    }
+
+    /**
      * The owners with at least one claim on a port.
      *
      * @param port the Logical_Router_Port's name

@@ -123,6 +123,25 @@ final class EipIndex implements CacheListener, AutoCloseable {
                 .sorted(Comparator.comparing((InetAddress ip) -> IpAddresses.bits(ip)).thenComparing(IpAddresses::toInteger)).toList();
     }
 
+    /** The addresses an owner claims on any port, by port name: a lookup per known port. */
+    synchronized Map<String, List<InetAddress>> held(String owner) {
+        Map<String, List<InetAddress>> out = new java.util.TreeMap<>();
+        for (String port : portByName.keySet()) {
+            List<InetAddress> held = held(port, owner);
+            if (!held.isEmpty()) {
+                out.put(port, held);
+            }
+        }
+        return out;
+    }
+
+    /** Every owner with a claim on any port (a scan of the claims, for the rare sweep). */
+    synchronized Set<String> owners() {
+        Set<String> out = new HashSet<>();
+        byOwner.keySet().forEach(k -> out.add(k.owner()));
+        return out;
+    }
+
     /** The claims of an address, on any port, as port name to owner. */
     synchronized Map<String, String> claimsOf(InetAddress ip) {
         if (!claimed.containsKey(ip)) {

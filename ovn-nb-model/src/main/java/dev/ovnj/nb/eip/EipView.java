@@ -5,6 +5,7 @@ import dev.ovnj.ovsdb.client.OvsdbClient;
 import java.net.InetAddress;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Answers where an external IP is realized in the Northbound database, from an
@@ -63,6 +64,16 @@ public final class EipView {
                 .sorted(Comparator.comparing((EipClaim c) -> IpAddresses.bits(c.ip()))
                         .thenComparing(c -> IpAddresses.toInteger(c.ip())))
                 .toList();
+    }
+
+    /**
+     * Lists every address the database gives a role, which the allocator never hands out: router
+     * port addresses, NAT external IPs, Load_Balancer VIPs and claims, on any port.
+     *
+     * @return the addresses, from one consistent read of the cache
+     */
+    public Set<InetAddress> usedAddresses() {
+        return EipSnapshot.read(client.cache()).usedAddresses();
     }
 
     /**

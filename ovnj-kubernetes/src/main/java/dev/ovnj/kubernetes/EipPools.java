@@ -1,0 +1,316 @@
+package dev.ovnj.kubernetes;
+
+import dev.ovnj.nb.ip.IpAddresses;
+import dev.ovnj.nb.ip.IpRange;
+import dev.ovnj.nb.model.LogicalRouter;
+import dev.ovnj.nb.model.LogicalRouterPort;
+import dev.ovnj.ovsdb.client.OvsdbClient;
+import dev.ovnj.ovsdb.data.Row;
+import io.fabric8.kubernetes.api.model.Service;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.HashSet;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * The {@link EipPool}s as the controller sees them: each one checked against the Northbound
+ * database and the other pools, and the choice of a Service's pool.
+ *
+ * <p>A Service names its pool with the annotation {@value #ANNOTATION} (a pool whose namespaces
+ * exclude the Service's is refused: one project cannot take another's addresses); otherwise it
+ * gets the first pool by name with {@code autoAssign} whose namespaces include its own; otherwise
+ * the command line's router and external port serve it. An address once given never moves: a Service
+ * that holds an address on another external port than its pool's (the pool was edited or deleted,
+ * or another pool now matches it first) stays there, with its router and attachment, and its
+ * condition says so.
+ *
+ * <p>A pool is {@code Invalid} (and gives out nothing) when its spec lacks the router or the
+ * external port or names both a switch and a group, when the port does not exist or belongs to
+ * another router, when an address entry does not parse or lies outside the network the port's
+ * addresses of its family are given from, or when its addresses overlap those of an older pool
+ * (by {@code creationTimestamp}, then name): the older one keeps working.
+ */
+final class EipPools {
+    /** The annotation naming a Service's pool. */
+    static final String ANNOTATION = "ovnj.dev/eip-pool";
+
+    private final OvsdbClient nb;
+    private final ControllerSettings settings;
+    private volatile Supplier<Stream<EipPool>> source = Stream::empty;
+
+    EipPools(OvsdbClient nb, ControllerSettings settings) {
+        this.nb = nb;
+        this.settings = settings;
+    }
+
+    /** Where the pools are read from: the informer's cache once it runs. */
+    void readFrom(Supplier<Stream<EipPool>> pools) {
+        this.source = pools;
+    }
+
+    /**
+     * A pool as checked now.
+     *
+     * @param name the pool's name
+     * @param pool the object
+     * @param networks its port's networks as written
+     * @param addresses what it gives out, when its entries resolve
+     * @param invalid why it gives out nothing, if it does not
+     * @param target where its Services' load balancers go (meaningful only when the spec names a router and port)
+     */
+    record State(String name, EipPool pool, List<String> networks, Optional<PoolAddresses> addresses, Optional<String> invalid,
+                 Optional<ControllerSettings> target) {
+        boolean valid() {
+            return invalid.isEmpty();
+        }
+    }
+
+    /** A Service the controller does not give an address, and why. */
+    static final class Refused extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final String reason;
+
+        Refused(String reason, String message) {
+            super(message);
+            this.reason = reason;
+        }
+
+        String reason() {
+            return reason;
+        }
+    }
+
+    /**
+     * Where a Service's load balancer and addresses go.
+     *
+     * @param pool the pool whose port it is on, if any
+     * @param target the router, attachment and external port
+     * @param addresses the pool's addresses, when it is on a pool's port
+     * @param exclusions what the allocator must not give it (the port's addresses outside the pool)
+     * @param kept addresses it holds on the port outside the pool's addresses
+     * @param notes what its condition must say about where it is
+     */
+    record Placement(Optional<String> pool, ControllerSettings target, Optional<PoolAddresses> addresses, List<IpRange> exclusions,
+                     List<InetAddress> kept, List<String> notes) {
+    }
+
+    /** Every pool, checked, by name. */
+    Map<String, State> states() {
+        List<EipPool> pools = source.get().sorted(Comparator.comparing(EipPools::age).thenComparing(p -> p.getMetadata().getName()))
+                .toList();
+        if (pools.isEmpty()) {
+            return Map.of();
+        }
+        Set<String> named = new HashSet<>();
+        pools.forEach(p -> Optional.ofNullable(p.getSpec()).map(EipPool.Spec::externalPort).ifPresent(named::add));
+        Map<String, PortInfo> ports = ports(named);
+        Map<String, State> out = new TreeMap<>();
+        List<State> older = new ArrayList<>();
+        for (EipPool pool : pools) {
+            State s = check(pool, ports, older);
+            older.add(s);
+            out.put(s.name(), s);
+        }
+        return out;
+    }
+
+    private State check(EipPool pool, Map<String, PortInfo> ports, List<State> older) {
+        String name = pool.getMetadata().getName();
+        EipPool.Spec spec = pool.getSpec();
+        if (spec == null || blank(spec.router()) || blank(spec.externalPort())) {
+            return invalid(name, pool, List.of(), Optional.empty(), "spec.router and spec.externalPort are required");
+        }
+        if (spec.switchName().isPresent() && spec.groupName().isPresent()) {
+            return invalid(name, pool, List.of(), Optional.empty(), "spec.switch and spec.group are exclusive");
+        }
+        PortInfo port = ports.get(spec.externalPort());
+        if (port == null) {
+            return invalid(name, pool, List.of(), Optional.empty(), "no Logical_Router_Port " + spec.externalPort());
+        }
+        if (!port.router().equals(spec.router())) {
+            return invalid(name, pool, port.networks(), Optional.empty(), "Logical_Router_Port " + spec.externalPort()
+                    + (port.router().isEmpty() ? " belongs to no router" : " belongs to router " + port.router())
+                    + ", not " + spec.router());
+        }
+        PoolAddresses addresses;
+        try {
+            addresses = PoolAddresses.resolve(spec.addressesOrAll(), port.networks(), spec.externalPort());
+        } catch (IllegalArgumentException e) {
+            return invalid(name, pool, port.networks(), Optional.empty(), e.getMessage());
+        }
+        for (State o : older) {
+            Optional<IpRange> overlap = o.addresses().flatMap(addresses::overlapWith);
+            if (overlap.isPresent()) {
+                return invalid(name, pool, port.networks(), Optional.of(addresses), "spec.addresses: " + PoolAddresses.format(overlap.get())
+                        + " overlaps the addresses of EipPool " + o.name() + " (" + o.addresses().get() + "), which is older");
+            }
+        }
+        ControllerSettings target = settings.at(spec.router(), spec.switchName(), spec.groupName(), spec.externalPort());
+        return new State(name, pool, port.networks(), Optional.of(addresses), Optional.empty(), Optional.of(target));
+    }
+
+    private State invalid(String name, EipPool pool, List<String> networks, Optional<PoolAddresses> addresses, String why) {
+        return new State(name, pool, networks, addresses, Optional.of(why), Optional.empty());
+    }
+
+    /**
+     * Places a Service: its pool (or the command line's port), unless it holds an address on
+     * another external port, where it then stays.
+     *
+     * @param service the Service
+     * @param states the pools, from {@link #states()}
+     * @param held the Service's claims by port ({@link EipPorts#held})
+     * @return where it goes
+     * @throws Refused when it holds no address and names a pool that does not exist or is not its namespace's, or its
+     *     pool is invalid
+     */
+    Placement place(Service service, Map<String, State> states, Map<String, List<InetAddress>> held) throws Refused {
+        Optional<State> chosen;
+        String refused = "";
+        try {
+            chosen = choose(service, states);
+        } catch (Refused e) {
+            if (held.isEmpty()) {
+                throw e;
+            }
+            // The pool it names is gone or no longer its namespace's: what it holds stays.
+            chosen = Optional.empty();
+            refused = e.getMessage() + "; ";
+        }
+        String port = chosen.map(s -> s.pool().getSpec().externalPort()).orElse(settings.externalPort());
+        boolean here = refused.isEmpty() && (held.isEmpty() || held.containsKey(port));
+        if (chosen.isEmpty() && here) {
+            return new Placement(Optional.empty(), settings, Optional.empty(), List.of(), List.of(), List.of());
+        }
+        if (chosen.isPresent() && chosen.get().valid() && here) {
+            return onPool(chosen.get(), held.getOrDefault(port, List.of()), List.of());
+        }
+        if (held.isEmpty()) {
+            State pool = chosen.orElseThrow();
+            throw new Refused("PoolInvalid", "EipPool " + pool.name() + " is Invalid and gives out no address: "
+                    + pool.invalid().orElseThrow());
+        }
+        // The Service holds its address elsewhere, or on the port of a pool now invalid: it stays.
+        String where = held.keySet().iterator().next();
+        List<InetAddress> addresses = held.get(where);
+        String why = refused + chosen.filter(s -> !s.valid())
+                .map(s -> "EipPool " + s.name() + " is Invalid (" + s.invalid().orElseThrow() + "); ").orElse("");
+        String to = chosen.map(s -> " to EipPool " + s.name()).orElse(refused.isEmpty() ? " to " + settings.externalPort() : "");
+        String note = why + "keeps " + String.join(", ", addresses.stream().map(IpAddresses::format).toList())
+                + " on Logical_Router_Port " + where + " (an address once given is not moved; re-create the Service to move it" + to + ")";
+        // A valid pool on that port whose addresses hold it keeps it as its own; otherwise it stays
+        // where its rows are attached now.
+        Optional<State> there = states.values().stream().filter(s -> s.valid() && s.pool().getSpec().externalPort().equals(where)
+                && addresses.stream().allMatch(ip -> s.addresses().orElseThrow().contains(ip))).findFirst();
+        if (there.isPresent()) {
+            return onPool(there.get(), addresses, List.of(note));
+        }
+        if (where.equals(settings.externalPort())) {
+            return new Placement(Optional.empty(), settings, Optional.empty(), List.of(), List.of(), List.of(note));
+        }
+        ControllerSettings stay = CurrentAttachment.read(nb, settings.owner(), ServiceSpecs.specName(service))
+                .map(a -> settings.at(a.router(), a.logicalSwitch(), a.group(), where))
+                .orElseGet(() -> settings.at(Optional.ofNullable(ports(Set.of(where)).get(where)).map(PortInfo::router).orElse(where),
+                        Optional.empty(), Optional.empty(), where));
+        return new Placement(Optional.empty(), stay, Optional.empty(), List.of(), addresses,
+                List.of(note + "; no valid EipPool serves that port now"));
+    }
+
+    private static Placement onPool(State pool, List<InetAddress> held, List<String> notes) {
+        PoolAddresses addresses = pool.addresses().orElseThrow();
+        List<InetAddress> outside = held.stream().filter(ip -> !addresses.contains(ip)).toList();
+        List<String> all = new ArrayList<>(notes);
+        if (!outside.isEmpty() && notes.isEmpty()) {
+            all.add("keeps " + String.join(", ", outside.stream().map(IpAddresses::format).toList()) + ", outside the addresses of EipPool "
+                    + pool.name() + " (" + addresses + "): an address once given is not moved");
+        }
+        return new Placement(Optional.of(pool.name()), pool.target().orElseThrow(), Optional.of(addresses),
+                addresses.exclusions(pool.networks()), outside, all);
+    }
+
+    /** The pool a Service asks for or gets, empty for the command line's port. */
+    Optional<State> choose(Service service, Map<String, State> states) throws Refused {
+        Map<String, String> annotations = service.getMetadata().getAnnotations();
+        String named = annotations == null ? null : annotations.get(ANNOTATION);
+        if (named != null && !named.isBlank()) {
+            State s = states.get(named.trim());
+            if (s == null) {
+                throw new Refused("PoolNotFound", ANNOTATION + ": no EipPool named " + named.trim());
+            }
+            if (!serves(s, service)) {
+                throw new Refused("PoolNotAllowed", ANNOTATION + ": EipPool " + s.name() + " serves the namespaces "
+                        + s.pool().getSpec().namespacesOrAll() + " only, not " + service.getMetadata().getNamespace());
+            }
+            return Optional.of(s);
+        }
+        return states.values().stream().filter(s -> s.pool().getSpec() != null && s.pool().getSpec().assignsAutomatically()
+                && serves(s, service)).findFirst();
+    }
+
+    /** Whether a pool's namespaces include the Service's. */
+    private static boolean serves(State s, Service service) {
+        List<String> namespaces = s.pool().getSpec() == null ? List.of() : s.pool().getSpec().namespacesOrAll();
+        return namespaces.isEmpty() || namespaces.contains(service.getMetadata().getNamespace());
+    }
+
+    /** A pool changed: the Services it may concern, which is every one it could be chosen for or hold. */
+    static boolean concerns(EipPool pool, Service service) {
+        if (pool.getSpec() == null) {
+            return true;
+        }
+        return pool.getSpec().namespacesOrAll().isEmpty() || pool.getSpec().namespacesOrAll().contains(service.getMetadata().getNamespace())
+                || service.getMetadata().getAnnotations() != null
+                && pool.getMetadata().getName().equals(service.getMetadata().getAnnotations().get(ANNOTATION));
+    }
+
+    /** A router port's networks and router, as the pools' checks need them. */
+    private record PortInfo(List<String> networks, String router) {
+    }
+
+    /** The networks and router of the ports the pools name (only those rows are decoded: every reconciliation asks). */
+    private Map<String, PortInfo> ports(Set<String> names) {
+        if (names.isEmpty()) {
+            return Map.of();
+        }
+        return nb.cache().read(() -> {
+            Map<UUID, String> ids = new HashMap<>();
+            Map<String, List<String>> networks = new HashMap<>();
+            for (Row r : nb.cache().table(LogicalRouterPort.TABLE.name()).rows()) {
+                if (names.contains(String.valueOf(r.get(LogicalRouterPort.NAME.name())))) {
+                    LogicalRouterPort p = LogicalRouterPort.fromRow(r);
+                    ids.put(p.uuid().orElseThrow(), p.name());
+                    networks.put(p.name(), List.copyOf(p.networks()));
+                }
+            }
+            Map<String, String> routerOf = new HashMap<>();
+            for (Row r : nb.cache().table(LogicalRouter.TABLE.name()).rows()) {
+                for (Object id : (Set<?>) r.get(LogicalRouter.PORTS.name())) {
+                    String port = ids.get(id);
+                    if (port != null) {
+                        routerOf.put(port, String.valueOf(r.get(LogicalRouter.NAME.name())));
+                    }
+                }
+            }
+            Map<String, PortInfo> out = new HashMap<>();
+            networks.forEach((port, nets) -> out.put(port, new PortInfo(nets, routerOf.getOrDefault(port, ""))));
+            return out;
+        });
+    }
+
+    private static String age(EipPool pool) {
+        return Optional.ofNullable(pool.getMetadata().getCreationTimestamp()).orElse("");
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+}
