@@ -117,6 +117,9 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
                 .from(EipPool.class, Service.class)
                 .withName("eip-pools")
                 .withWatchAllNamespaces()
+                // The controller's own status writes change no placement: without this, each one
+                // would look at every Service of the pool again, for every address given.
+                .withOnUpdateFilter((now, before) -> !Objects.equals(now.getSpec(), before.getSpec()))
                 .withSecondaryToPrimaryMapper(pool -> {
                     // Called on every event of a pool: its status is due even when no Service is concerned.
                     placed.run();
