@@ -88,6 +88,8 @@ class AddressSharingControllerIT extends ControllerTestBase {
     void sharingSurvivesRestartsAndDeletionsWhileNoControllerRuns() throws Exception {
         Replica first = replica(settings(), b -> b);
         kube.resource(shared("a-tcp", "dns", "TCP", 53)).create();
+        // The group first, so that which address is whose does not depend on the order of reconciliations.
+        Await.until(WAIT, "a-tcp served", () -> served("a-tcp", FIRST_EIP));
         kube.resource(shared("b-udp", "dns", "UDP", 53)).create();
         kube.resource(shared("c-http", "dns", "TCP", 80)).create();
         kube.resource(shared("solo", null, "TCP", 80)).create();
@@ -136,6 +138,38 @@ class AddressSharingControllerIT extends ControllerTestBase {
         replica(settings(), b -> b);
         Await.until(WAIT, "the group's address released", () -> !claims().contains(GROUP));
         assertThat(claims()).isEqualTo("{ovnj.eip." + SECOND_EIP + "=\"shop/solo\"}");
+    }
+
+    /** A takeover by the other replica: the new leader serves the group on the address its claim names, writing no claim. */
+    @Test
+    void aTakeoverByTheOtherReplicaKeepsTheSharedAddress() throws Exception {
+        // fabric8's mock server has no authorizer: answer JOSDK's check of its Lease permissions.
+        mock.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews")
+                .andReturn(201, new io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectRulesReviewBuilder().withNewStatus()
+                        .withIncomplete(false).addNewResourceRule().withApiGroups("coordination.k8s.io").withResources("leases")
+                        .withVerbs("create", "update", "get").endResourceRule().endStatus().build())
+                .always();
+        ControllerSettings leased = settings().withLease(NAMESPACE, "ovnj-share");
+        Replica a = replica(leased, b -> b.identity("a").leaseTiming(java.time.Duration.ofSeconds(4), java.time.Duration.ofSeconds(3),
+                java.time.Duration.ofMillis(500)));
+        Replica b = replica(leased, r -> r.identity("b").leaseTiming(java.time.Duration.ofSeconds(4), java.time.Duration.ofSeconds(3),
+                java.time.Duration.ofMillis(500)));
+        Await.until(WAIT, "a leader", () -> a.controller().isLeader() || b.controller().isLeader());
+        Replica leader = a.controller().isLeader() ? a : b;
+        Replica standby = leader == a ? b : a;
+        kube.resource(shared("a-tcp", "dns", "TCP", 53)).create();
+        kube.resource(shared("b-udp", "dns", "UDP", 53)).create();
+        Await.until(WAIT, "both served", () -> served("a-tcp", FIRST_EIP) && served("b-udp", FIRST_EIP));
+
+        try (ClaimWatch watch = new ClaimWatch(Map.of(FIRST_EIP, GROUP))) {
+            leader.close();
+            Await.until(WAIT, "the standby leads", () -> standby.controller().isLeader());
+            kube.resource(shared("c-http", "dns", "TCP", 80)).create();
+            Await.until(WAIT, "a new sharer served by the new leader", () -> served("c-http", FIRST_EIP));
+            assertThat(claims()).isEqualTo("{ovnj.eip." + FIRST_EIP + "=\"" + GROUP + "\"}");
+            assertThat(ingress("a-tcp")).containsExactly(FIRST_EIP);
+            assertThat(watch.violations()).isEmpty();
+        }
     }
 
     /**

@@ -69,7 +69,7 @@ class ControllerMeasurementsIT extends ControllerTestBase {
      * ready endpoints each: heap after a full GC with every Service applied, minus before the
      * controller started (the mock API server's own copy of the objects is in both). The EIP
      * claims are seeded as a previous run would have left them: allocating 10,000 addresses one
-     * by one is a separate cost (each allocation reads every VIP).
+     * by one is a separate cost (ServiceBurstIT measures a burst of them).
      */
     @ParameterizedTest
     @ValueSource(ints = {1000, 10000})

@@ -4,6 +4,7 @@ import static dev.ovnj.kubernetes.Kube.NAMESPACE;
 import static dev.ovnj.kubernetes.Kube.loadBalancer;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.ovnj.lb.SpecStatus;
 import dev.ovnj.testkit.Await;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Service;
@@ -26,17 +27,22 @@ class ServiceBurstIT extends ControllerTestBase {
     @Test
     void aBurstOfServicesConvergesWithoutAddressFailuresAndOneAppliedEventEach() {
         nbctl.run("lrp-add", ROUTER, "big-ext", "02:00:00:00:00:02", "10.100.0.1/23");
-        controller(ControllerSettings.of(ROUTER, "big-ext").withSwitch(SWITCH).withServerSideApply(false)
+        Replica r = replica(ControllerSettings.of(ROUTER, "big-ext").withSwitch(SWITCH).withServerSideApply(false)
                 .withRetryAfter(Duration.ofSeconds(2)), b -> b);
         long start = System.nanoTime();
         for (int i = 0; i < SERVICES; i++) {
             kube.resource(loadBalancer("svc-" + i)).create();
         }
-        Await.until(Duration.ofMinutes(5), SERVICES + " Services served", () -> kube.services().inNamespace(NAMESPACE).list().getItems()
+        // The engine's verdicts first (in process, cheap to ask), then the Services' status (each
+        // look lists every Service from the mock API server, which the controller also needs).
+        Await.until(Duration.ofMinutes(5), SERVICES + " load balancers applied", () -> r.engine().status(settings().owner()).values()
+                .stream().filter(s -> s.state() == SpecStatus.State.APPLIED).count() == SERVICES);
+        double appliedSeconds = (System.nanoTime() - start) / 1e9;
+        Await.until(Duration.ofMinutes(2), SERVICES + " Services served", () -> kube.services().inNamespace(NAMESPACE).list().getItems()
                 .stream().filter(s -> LoadBalancerCondition.current(s).map(c -> c.getStatus().equals("True")).orElse(false)
                         && s.getStatus().getLoadBalancer().getIngress().size() == 1).count() == SERVICES);
-        System.out.printf("MEASURE burst of %d Services: all served in %.1f s (loaded machine)%n", SERVICES,
-                (System.nanoTime() - start) / 1e9);
+        System.out.printf("MEASURE burst of %d Services: all applied in %.1f s, all with ingress and condition in %.1f s (loaded machine)%n",
+                SERVICES, appliedSeconds, (System.nanoTime() - start) / 1e9);
 
         Map<String, String> byIp = new HashMap<>();
         for (Service s : kube.services().inNamespace(NAMESPACE).list().getItems()) {

@@ -53,8 +53,9 @@ import java.util.function.Predicate;
  * <p>Batches: requests are queued and claimed together, one transaction for everything queued
  * while the previous one was in flight, so an allocator never races with itself however many
  * requests arrive at once. What it decides from is an index kept up to date from the client's
- * update batches: one allocation costs a few hash lookups, not a read of every
- * claim and VIP.
+ * update batches: looking up an owner's address is a hash lookup, and choosing a free one reads
+ * no VIP or claim map; what is proportional to the port's claims is paid once per batch (the
+ * port's row re-read from the cache, and carried by the transaction's guard).
  *
  * <p>Concurrency with other processes: a batch's transaction first {@code wait}s, with timeout 0,
  * for the {@code networks} and {@code external_ids} of each port it claims on to be exactly as the
