@@ -338,8 +338,16 @@ public final class HealthChecks {
             }
             String holder = portWithAddress(sw, src);
             if (holder != null && holder.startsWith(ROUTER_PORT) && routerPortSources()) {
-                // OVN 26.03 probes from a router port's own address on the backend's switch.
-                return null;
+                // OVN 26.03 probes from a router port's own address on the backend's switch, but only
+                // for a load balancer on that port's router; for any other it would answer ARP for the
+                // router's address on the switch itself (ovn-northd, ovn_northd_lb_backend_set_mon_port).
+                Row lrp = routerPorts(sw).stream().filter(p -> PortAddresses.isRouterPortAddress(p, src)).findFirst().orElseThrow();
+                if (onSpecRouter(lrp)) {
+                    return null;
+                }
+                return " is the address of " + holder + " on switch " + swName + ", whose router this load balancer is not on;"
+                        + " OVN probes from a router port's address only for a load balancer on that router: add its router to"
+                        + " routers, or use an unused address of the subnet";
             }
             if (holder != null && holder.startsWith(ROUTER_PORT)) {
                 return " is the address of " + holder + " on switch " + swName + "; " + OvnFeatures.ROUTER_PORT_HEALTH_CHECK_SOURCE.what()
@@ -432,13 +440,10 @@ public final class HealthChecks {
             if (spec.routers().isEmpty() || !routerPortSources()) {
                 return null;
             }
-            Optional<TableCache> routers = cache.findTable("Logical_Router");
             String best = null;
             String bestPort = null;
             for (Row lrp : routerPorts(sw)) {
-                boolean attached = routers.map(t -> t.lookup(ROUTER_BY_PORT, lrp.uuid()).stream()
-                        .anyMatch(r -> spec.routers().contains(nameOf(r)))).orElse(false);
-                if (!attached || !(lrp.get("networks") instanceof Set<?> nets)) {
+                if (!onSpecRouter(lrp) || !(lrp.get("networks") instanceof Set<?> nets)) {
                     continue;
                 }
                 for (Object n : nets) {
@@ -452,6 +457,12 @@ public final class HealthChecks {
                 }
             }
             return best;
+        }
+
+        /** Whether a router port's router is one the spec's load balancer is on. */
+        private boolean onSpecRouter(Row lrp) {
+            return !spec.routers().isEmpty() && cache.findTable("Logical_Router").map(t -> t.lookup(ROUTER_BY_PORT, lrp.uuid()).stream()
+                    .anyMatch(r -> spec.routers().contains(nameOf(r)))).orElse(false);
         }
 
         /**
