@@ -1,6 +1,5 @@
 package dev.ovnj.cli;
 
-import dev.ovnj.lb.ApplyOption;
 import dev.ovnj.lb.plan.LoadBalancerPlan;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -31,14 +30,16 @@ final class DiffCommand implements Callable<Integer> {
     @Option(names = "--allow-mass-delete", description = "Plan as reconcile --allow-mass-delete would: no deletion held.")
     private boolean allowMassDelete;
 
+    @Mixin
+    private AdoptOption adopt;
+
     @Override
     public Integer call() {
         DesiredState state = stateFile.require();
         String who = owner.or(state);
         try (NorthboundSession session = NorthboundSession.open(db)) {
             EffectiveSpecs specs = EffectiveSpecs.of(state, who);
-            LoadBalancerPlan plan = allowMassDelete ? session.engine().plan(who, specs.specs(), ApplyOption.ALLOW_MASS_DELETE)
-                    : session.engine().plan(who, specs.specs());
+            LoadBalancerPlan plan = session.engine().plan(who, specs.specs(), adopt.with(allowMassDelete));
             if (output.json()) {
                 JsonDocument.print(System.out, DiffJson.of(plan, specs.problems()));
             } else {

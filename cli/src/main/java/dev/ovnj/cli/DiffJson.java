@@ -13,8 +13,9 @@ import java.util.Locale;
  * [REASON...]}, conflicts:[TEXT...], invalid:{SPEC:[ERROR...]}, held:{SPEC:REASON}, problems:[LINE...]}}.
  * {@code held} lists the specs whose rows reconcile would keep although the file no longer names
  * them (the deletion budget). {@code type}
- * is one of create-row, update-vips, set-columns, attach, detach, create-group, attach-group,
- * delete-row; {@code text} is the line the text output prints.
+ * is one of adopt (a row of another owner or of none taken over in place, with {@code --adopt}),
+ * create-row, update-vips, set-columns, attach, detach, create-group, attach-group, delete-row, and
+ * the health check and policy changes; {@code text} is the line the text output prints.
  */
 final class DiffJson {
 

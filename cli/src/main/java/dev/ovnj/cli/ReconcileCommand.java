@@ -1,6 +1,5 @@
 package dev.ovnj.cli;
 
-import dev.ovnj.lb.ApplyOption;
 import dev.ovnj.lb.ApplyResult;
 import dev.ovnj.lb.BackendHealthChange;
 import dev.ovnj.lb.EngineListener;
@@ -74,6 +73,9 @@ final class ReconcileCommand implements Callable<Integer> {
             description = "Delete every load balancer of the owner that FILE no longer names, even more than half of them"
                     + " (without it, such deletions are held: the rows stay and reconcile exits 4).")
     private boolean allowMassDelete;
+
+    @Mixin
+    private AdoptOption adopt;
 
     @Option(names = "--lock", paramLabel = "NAME",
             description = "Write only while holding this OVSDB lock (active/standby for several owners at once);"
@@ -213,8 +215,7 @@ final class ReconcileCommand implements Callable<Integer> {
         try {
             // The engine answers within --timeout (its request timeout); the margin only guards against a stuck engine.
             Duration bound = session.engine().requestTimeout().plus(ENGINE_MARGIN);
-            ApplyOption[] options = allowMassDelete ? new ApplyOption[] {ApplyOption.ALLOW_MASS_DELETE} : new ApplyOption[0];
-            result = session.engine().apply(who, specs.specs(), options).get(bound.toMillis(), TimeUnit.MILLISECONDS);
+            result = session.engine().apply(who, specs.specs(), adopt.with(allowMassDelete)).get(bound.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             throw new CliFailure("the database did not accept the changes within " + DatabaseOptions.seconds(db.timeout())
                     + " (" + session.engine().availability() + ")", e);

@@ -74,6 +74,39 @@ class CommandsIT {
     }
 
     @Test
+    void aLoadBalancerOfAnotherToolIsAConflictUntilAdoptedInPlace(OvsdbServer server) throws Exception {
+        Nbctl nbctl = seeded(server);
+        nbctl.run("lb-add", "kube-etcd", "168.119.17.51:2379", "10.1.0.40:2379", "tcp");
+        nbctl.run("set", "Load_Balancer", "kube-etcd", "external_ids:vendor=kube-ovn");
+        nbctl.run("lr-lb-add", "shalb-dev", "kube-etcd");
+        nbctl.run("ls-lb-add", "shalb-dev-default", "kube-etcd");
+        String uuid = nbctl.run("--bare", "--columns=_uuid", "find", "Load_Balancer", "name=kube-etcd").strip();
+        String before = nbctl.run("list", "Load_Balancer", "kube-etcd");
+        Path file = write("state.yaml", STATE);
+
+        OvnjProcess.Result refused = OvnjProcess.run("reconcile", "--db", server.remote(), "--file", file.toString());
+        assertThat(refused.exit()).as(refused.toString()).isEqualTo(ReconcileCommand.CONFLICT);
+        assertThat(nbctl.run("list", "Load_Balancer", "kube-etcd")).isEqualTo(before);
+
+        OvnjProcess.Result plan = OvnjProcess.run("diff", "--db", server.remote(), "--file", file.toString(), "--adopt", "kube-etcd",
+                "--output", "json");
+        assertThat(plan.exit()).as(plan.toString()).isEqualTo(1);
+        com.fasterxml.jackson.databind.JsonNode changes = new com.fasterxml.jackson.databind.ObjectMapper().readTree(plan.out())
+                .path("changes");
+        assertThat(changes.get(0).path("type").asText()).isEqualTo("adopt");
+        assertThat(changes.get(0).path("text").asText()).isEqualTo("& adopt load balancer kube-etcd (uuid " + uuid
+                + ", no ovnj.owner) as shalb-dev-etcd-lb-tcp");
+        assertThat(nbctl.run("list", "Load_Balancer", "kube-etcd")).as("diff writes nothing").isEqualTo(before);
+
+        OvnjProcess.Result adopted = OvnjProcess.run("reconcile", "--db", server.remote(), "--file", file.toString(), "--adopt", "unowned");
+        assertThat(adopted.exit()).as(adopted.toString()).isZero();
+        assertThat(nbctl.run("--bare", "--columns=_uuid", "find", "Load_Balancer", "name=shalb-dev-etcd-lb-tcp").strip()).isEqualTo(uuid);
+        assertThat(nbctl.run("get", "Load_Balancer", uuid, "vips")).contains("10.1.0.40:2379,10.1.0.41:2379");
+        assertThat(nbctl.run("lr-lb-list", "shalb-dev")).contains(uuid);
+        assertThat(nbctl.run("ls-lb-list", "shalb-dev-default")).contains(uuid);
+    }
+
+    @Test
     void anUnreachableDatabaseIsOneLineAndExitTwo() throws Exception {
         Path file = write("state.yaml", STATE);
         int port;

@@ -25,7 +25,9 @@ import java.util.function.Predicate;
  * the owner does not own. A conflict is a load balancer of another owner or client serving the
  * same VIP and protocol on a router or switch the spec also uses (directly or through a group),
  * another owner's spec that declared that VIP there first, or a foreign row with the name the
- * spec's row must have. Foreign rows are never touched; a spec that was there first keeps its VIP.
+ * spec's row must have. Foreign rows are never touched, except those an explicit {@link Adoption}
+ * of the declaration covers and the spec may take over in place; a spec that was there first keeps
+ * its VIP.
  */
 final class Admission {
     static final IndexSpec ROUTER_BY_LB = IndexSpec.of("Logical_Router", "load_balancer");
@@ -47,12 +49,13 @@ final class Admission {
      * @param reasons why not admitted
      * @param warnings problems that do not stop it
      * @param conflicts what it collides with
+     * @param adoptions foreign rows the spec takes over (its row name to the foreign row), by its {@link Adoption}
      * @param health its health checks as the topology resolves them (sources and what they watch), or NONE
      */
     record Verdict(SpecStatus.State state, List<String> reasons, List<String> warnings, List<ConflictingRow> conflicts,
-                   HealthChecks.Resolution health) {
+                   Map<String, UUID> adoptions, HealthChecks.Resolution health) {
         Verdict(SpecStatus.State state, List<String> reasons, List<String> warnings, List<ConflictingRow> conflicts) {
-            this(state, reasons, warnings, conflicts, HealthChecks.Resolution.NONE);
+            this(state, reasons, warnings, conflicts, Map.of(), HealthChecks.Resolution.NONE);
         }
 
         boolean admitted() {
@@ -86,10 +89,11 @@ final class Admission {
      * @param cache the client's cache
      * @param eip the routers' networks
      * @param activeClaim whether another spec's claim still counts (not itself in conflict or invalid)
+     * @param adoption the foreign rows the spec may take over, null for none
      * @return the verdict
      */
     Verdict admit(String owner, LoadBalancerSpec spec, SpecFacts facts, long seq, RowCache cache, EipCheck eip,
-                  Predicate<SpecKey> activeClaim) {
+                  Predicate<SpecKey> activeClaim, Adoption adoption) {
         List<String> unsupported = OvnFeatures.missing(spec, release(cache));
         HealthChecks.Resolution health = HealthChecks.Resolution.NONE;
         if (facts.checked()) {
@@ -98,7 +102,7 @@ final class Admission {
             unsupported.addAll(health.invalid());
         }
         if (!unsupported.isEmpty()) {
-            return new Verdict(SpecStatus.State.INVALID, unsupported, List.of(), List.of(), health);
+            return new Verdict(SpecStatus.State.INVALID, unsupported, List.of(), List.of(), Map.of(), health);
         }
         List<String> eipProblems = eip.problems(spec);
         if (!eipProblems.isEmpty() && eipPolicy == EipPolicy.REJECT) {
@@ -106,17 +110,77 @@ final class Admission {
         }
         List<String> warnings = new ArrayList<>(eipProblems);
         List<ConflictingRow> conflicts = new ArrayList<>();
-        cache.read(() -> {
+        Map<UUID, String> notAdopted = new java.util.HashMap<>();
+        Map<String, UUID> adoptions = cache.read(() -> {
             foreignNamesakes(owner, facts, cache, conflicts);
             foreignVips(owner, spec, facts, cache, conflicts, warnings);
-            return null;
+            return adoption == null || conflicts.isEmpty() ? Map.<String, UUID>of()
+                    : adoptable(owner, facts, adoption, cache, conflicts, notAdopted);
         });
         earlierClaims(owner, facts, seq, activeClaim, conflicts);
         if (!conflicts.isEmpty()) {
-            List<String> reasons = conflicts.stream().map(ConflictingRow::describe).toList();
+            // A row the adoption covers but may not take says why with its conflict, the spec's reason.
+            List<String> reasons = conflicts.stream().map(c -> c.describe() + c.uuid().map(notAdopted::get)
+                    .map(why -> "; not adopted: " + why).orElse("")).toList();
             return new Verdict(SpecStatus.State.CONFLICT, reasons, warnings, conflicts);
         }
-        return new Verdict(null, List.of(), warnings, List.of(), health);
+        return new Verdict(null, List.of(), warnings, List.of(), adoptions, health);
+    }
+
+    /**
+     * Takes out of {@code conflicts} the foreign rows the adoption covers and the spec may take
+     * over in place: of the protocol of one of the spec's rows, which the owner does not have yet,
+     * one foreign row per spec row, and serving no VIP the spec does not declare (adopting that
+     * would take the VIP away from whoever serves it). A covered row that fails one of these
+     * stays a conflict, and {@code notAdopted} says why.
+     *
+     * @return the spec's row name to the row it adopts
+     */
+    private static Map<String, UUID> adoptable(String owner, SpecFacts facts, Adoption adoption, RowCache cache,
+                                               List<ConflictingRow> conflicts, Map<UUID, String> notAdopted) {
+        TableCache lbs = cache.table("Load_Balancer");
+        Map<String, UUID> out = new java.util.LinkedHashMap<>();
+        for (ConflictingRow c : conflicts) {
+            Row row = c.uuid().flatMap(lbs::get).orElse(null);
+            if (row == null || out.containsValue(row.uuid()) || notAdopted.containsKey(row.uuid()) || !adoption.covers(row)) {
+                continue;
+            }
+            String why = null;
+            DesiredRow mine = rowOf(facts, VipIndex.protocol(row));
+            if (mine == null) {
+                why = "its protocol is not one the spec uses";
+            } else if (lbs.lookup(Planner.LB_BY_NAME, mine.rowName()).stream().anyMatch(r -> DesiredRow.ownedBy(r, owner))) {
+                why = "the spec already has its row " + mine.rowName();
+            } else if (out.containsKey(mine.rowName())) {
+                why = "the spec's row " + mine.rowName() + " adopts " + out.get(mine.rowName()) + " already (one row each)";
+            } else {
+                List<String> extra = new ArrayList<>();
+                VipIndex.forEachKey(row, k -> {
+                    if (!facts.vipKeys().contains(k)) {
+                        extra.add(k.toString());
+                    }
+                });
+                if (!extra.isEmpty()) {
+                    why = "it also serves " + String.join(", ", extra) + ", which the spec does not declare";
+                }
+            }
+            if (why == null) {
+                out.put(mine.rowName(), row.uuid());
+            } else {
+                notAdopted.put(row.uuid(), why);
+            }
+        }
+        conflicts.removeIf(c -> c.uuid().filter(out::containsValue).isPresent());
+        return out;
+    }
+
+    private static DesiredRow rowOf(SpecFacts facts, dev.ovnj.lb.spec.Protocol protocol) {
+        for (DesiredRow r : facts.rows()) {
+            if (r.protocol() == protocol) {
+                return r;
+            }
+        }
+        return null;
     }
 
     private Optional<String[]> release(RowCache cache) {

@@ -55,13 +55,14 @@ final class Declarations {
     }
 
     /** {@code apply}: the owner's whole desired set; specs it no longer names are deleted, within the budget. */
-    void apply(Request req, List<LoadBalancerSpec> specs, Map<String, List<SpecError>> checked, boolean allowMassDelete) {
+    void apply(Request req, List<LoadBalancerSpec> specs, Map<String, List<SpecError>> checked, boolean allowMassDelete,
+               Adoption adoption) {
         String owner = req.owner;
         Set<String> names = new LinkedHashSet<>();
         Set<SpecKey> affected = new LinkedHashSet<>();
         for (LoadBalancerSpec s : specs) {
             if (names.add(s.name())) {
-                affected.addAll(store.declare(owner, s.name(), s, checked.getOrDefault(s.name(), List.of())));
+                affected.addAll(store.declare(owner, s.name(), s, checked.getOrDefault(s.name(), List.of()), adoption));
             }
         }
         Set<String> gone = new LinkedHashSet<>();
@@ -137,7 +138,7 @@ final class Declarations {
     }
 
     /** {@code upsert}: one spec; a first declaration holds the owner's rows no spec names (orphans). */
-    void upsert(Request req, LoadBalancerSpec spec) {
+    void upsert(Request req, LoadBalancerSpec spec, Adoption adoption) {
         String owner = req.owner;
         boolean firstDeclaration = !store.owners().contains(owner);
         List<SpecError> duplicates = duplicateVips(owner, spec);
@@ -145,7 +146,7 @@ final class Declarations {
             waiters.failNow(req, new InvalidSpecException(duplicates));
             return;
         }
-        Set<SpecKey> affected = store.declare(owner, spec.name(), spec, List.of());
+        Set<SpecKey> affected = store.declare(owner, spec.name(), spec, List.of(), adoption);
         SpecKey key = new SpecKey(owner, spec.name());
         req.waiting.put(key, store.get(key).generation());
         if (firstDeclaration && !store.isComplete(owner)) {

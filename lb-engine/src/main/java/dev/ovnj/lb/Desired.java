@@ -14,15 +14,17 @@ import java.util.List;
  * @param facts what the engine derives from a valid spec, once per declaration; null when removed or invalid
  * @param held when its rows are to go but their deletion is held (the deletion budget, or an owner
  *     whose desired set is not complete yet): why, for its status; null otherwise
+ * @param adoption the foreign rows this declaration may take over, null for none (the default)
  */
-record Desired(LoadBalancerSpec spec, List<SpecError> errors, long generation, long seq, SpecFacts facts, String held) {
+record Desired(LoadBalancerSpec spec, List<SpecError> errors, long generation, long seq, SpecFacts facts, String held,
+               Adoption adoption) {
 
     Desired {
         errors = List.copyOf(errors);
     }
 
     Desired(LoadBalancerSpec spec, List<SpecError> errors, long generation, long seq, SpecFacts facts) {
-        this(spec, errors, generation, seq, facts, null);
+        this(spec, errors, generation, seq, facts, null, null);
     }
 
     /** Whether its rows stay although no spec names them. */

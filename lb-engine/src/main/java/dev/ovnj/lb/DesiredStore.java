@@ -66,6 +66,11 @@ final class DesiredStore {
      * @return the keys this can concern: the spec itself and other owners' specs sharing a VIP
      */
     Set<SpecKey> declare(String owner, String name, LoadBalancerSpec spec, List<SpecError> errors) {
+        return declare(owner, name, spec, errors, null);
+    }
+
+    /** {@link #declare}, with the foreign rows the declaration may adopt (null: none). */
+    Set<SpecKey> declare(String owner, String name, LoadBalancerSpec spec, List<SpecError> errors, Adoption adoption) {
         SpecKey key = new SpecKey(owner, name);
         Map<String, Desired> specs = owners.computeIfAbsent(owner, o -> new LinkedHashMap<>());
         Desired old = specs.get(name);
@@ -78,7 +83,7 @@ final class DesiredStore {
         }
         long seq = old != null && old.spec() != null ? old.seq() : nextSeq++;
         SpecFacts facts = spec != null && errors.isEmpty() ? factsOf(owner, spec) : null;
-        Desired next = new Desired(spec, errors, old == null ? 1 : old.generation() + 1, seq, facts);
+        Desired next = new Desired(spec, errors, old == null ? 1 : old.generation() + 1, seq, facts, null, spec == null ? null : adoption);
         specs.put(name, next);
         if (spec != null) {
             Indexed now = facts(next);
@@ -97,7 +102,7 @@ final class DesiredStore {
         Set<SpecKey> affected = declare(owner, name, null, List.of());
         Map<String, Desired> specs = owners.get(owner);
         Desired d = specs.get(name);
-        specs.put(name, new Desired(null, List.of(), d.generation(), d.seq(), null, reason));
+        specs.put(name, new Desired(null, List.of(), d.generation(), d.seq(), null, reason, null));
         return affected;
     }
 

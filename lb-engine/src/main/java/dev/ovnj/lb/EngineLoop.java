@@ -280,8 +280,8 @@ final class EngineLoop {
     }
 
     Answer<ApplyResult> apply(String owner, List<LoadBalancerSpec> specs, Map<String, List<SpecError>> checked,
-                              boolean allowMassDelete) {
-        return request(Request.Kind.APPLY, owner, req -> declarations.apply(req, specs, checked, allowMassDelete));
+                              boolean allowMassDelete, Adoption adoption) {
+        return request(Request.Kind.APPLY, owner, req -> declarations.apply(req, specs, checked, allowMassDelete, adoption));
     }
 
     /**
@@ -297,16 +297,17 @@ final class EngineLoop {
         return request(Request.Kind.APPLY, owner, declarations::releaseHeld);
     }
 
-    Answer<ApplyResult> upsert(String owner, LoadBalancerSpec spec) {
-        return request(Request.Kind.UPSERT, owner, req -> declarations.upsert(req, spec));
+    Answer<ApplyResult> upsert(String owner, LoadBalancerSpec spec, Adoption adoption) {
+        return request(Request.Kind.UPSERT, owner, req -> declarations.upsert(req, spec, adoption));
     }
 
     Answer<ApplyResult> remove(String owner, String name) {
         return request(Request.Kind.REMOVE, owner, req -> declarations.remove(req, name));
     }
 
-    LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, boolean allowMassDelete) {
-        return reconciler.dryRun(owner, specs, this::claimCounts, allowMassDelete ? DeletionBudget.unlimited() : settings.deletionBudget());
+    LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, boolean allowMassDelete, Adoption adoption) {
+        return reconciler.dryRun(owner, specs, this::claimCounts, allowMassDelete ? DeletionBudget.unlimited() : settings.deletionBudget(),
+                adoption);
     }
 
     Map<String, SpecStatus> status(String owner) {

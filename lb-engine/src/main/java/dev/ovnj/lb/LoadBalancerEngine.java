@@ -136,11 +136,13 @@ public final class LoadBalancerEngine implements AutoCloseable {
      * emptied file): then those rows stay and their specs are {@link SpecStatus.State#HELD} (see
      * {@link DeletionBudget}); {@link ApplyOption#ALLOW_MASS_DELETE} deletes them anyway. Nothing
      * is written for an invalid or conflicting spec: whatever the database holds for it stays as
-     * it is; the others proceed.
+     * it is; the others proceed. A row of another owner, or of none, whose name or VIP a spec
+     * claims is such a conflict, unless an {@link Adoption} among the options covers it: then the
+     * spec takes it over in place (see {@link Adoption}).
      *
      * @param owner the owner, e.g. a controller or tenant name
      * @param specs all of the owner's specs
-     * @param options e.g. {@link ApplyOption#ALLOW_MASS_DELETE}
+     * @param options e.g. {@link ApplyOption#ALLOW_MASS_DELETE}, {@code ApplyOption.adopt("owner:kube-dc")}
      * @return completes when every spec has a verdict, with each spec's status (FAILED, CONFLICT
      *     and HELD included: check {@link ApplyResult#allApplied()}); fails with
      *     {@link SpecTimeoutException} when some spec has none within the request timeout
@@ -148,9 +150,11 @@ public final class LoadBalancerEngine implements AutoCloseable {
      */
     public CompletableFuture<ApplyResult> apply(String owner, List<LoadBalancerSpec> specs, ApplyOption... options) {
         List<LoadBalancerSpec> copy = Arguments.specs(Objects.requireNonNull(owner, "owner"), specs);
-        boolean allowMassDelete = Arguments.options(options).contains(ApplyOption.ALLOW_MASS_DELETE);
+        List<ApplyOption> given = Arguments.options(options);
+        boolean allowMassDelete = given.contains(ApplyOption.ALLOW_MASS_DELETE);
+        Adoption adoption = Adoption.of(given);
         Map<String, List<SpecError>> checked = SpecValidator.validate(owner, copy);
-        return limited(() -> loop.apply(owner, copy, checked, allowMassDelete));
+        return limited(() -> loop.apply(owner, copy, checked, allowMassDelete, adoption));
     }
 
     /**
@@ -207,13 +211,27 @@ public final class LoadBalancerEngine implements AutoCloseable {
      *     request timeout
      */
     public CompletableFuture<ApplyResult> upsert(String owner, LoadBalancerSpec spec) {
+        return upsert(owner, spec, null);
+    }
+
+    /**
+     * Adds or replaces one spec of {@code owner}, which may take over the foreign rows an
+     * adoption covers (see {@link Adoption}); the adoption belongs to this declaration of the
+     * spec, and a later {@code upsert} without one ends it.
+     *
+     * @param owner the owner
+     * @param spec the spec
+     * @param adoption the rows it may adopt, or null for none (as {@link #upsert(String, LoadBalancerSpec)})
+     * @return as {@link #upsert(String, LoadBalancerSpec)}
+     */
+    public CompletableFuture<ApplyResult> upsert(String owner, LoadBalancerSpec spec, Adoption adoption) {
         Objects.requireNonNull(owner, "owner");
         Objects.requireNonNull(spec, "spec");
         List<SpecError> errors = SpecValidator.validate(owner, spec);
         if (!errors.isEmpty()) {
             return CompletableFuture.failedFuture(new InvalidSpecException(errors));
         }
-        return limited(() -> loop.upsert(owner, spec));
+        return limited(() -> loop.upsert(owner, spec, adoption));
     }
 
     /**
@@ -238,12 +256,14 @@ public final class LoadBalancerEngine implements AutoCloseable {
      *
      * @param owner the owner
      * @param specs the specs
-     * @param options e.g. {@link ApplyOption#ALLOW_MASS_DELETE}
+     * @param options e.g. {@link ApplyOption#ALLOW_MASS_DELETE}, an {@link Adoption} (its rows then show as
+     *     {@link dev.ovnj.lb.plan.PlanChange.Adopt} changes instead of conflicts)
      * @return the plan, with invalid specs, conflicts and held deletions listed
      */
     public LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, ApplyOption... options) {
         List<LoadBalancerSpec> copy = Arguments.specs(Objects.requireNonNull(owner, "owner"), specs);
-        return loop.plan(owner, copy, Arguments.options(options).contains(ApplyOption.ALLOW_MASS_DELETE));
+        List<ApplyOption> given = Arguments.options(options);
+        return loop.plan(owner, copy, given.contains(ApplyOption.ALLOW_MASS_DELETE), Adoption.of(given));
     }
 
     /**

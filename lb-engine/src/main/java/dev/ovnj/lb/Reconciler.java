@@ -131,15 +131,16 @@ final class Reconciler {
             return rows.isEmpty() ? new Gone() : new Settled(SpecStatus.State.HELD, List.of(d.held()), List.of(), rows, List.of());
         }
         if (d.removed()) {
-            LoadBalancerPlan plan = planRead(key.owner(), List.of(), null, Set.of(key.spec()));
+            LoadBalancerPlan plan = planRead(key.owner(), List.of(), null, Set.of(key.spec()), Map.of(), Optional.empty());
             return plan.isEmpty() ? new Gone() : new Write(plan, List.of());
         }
         SpecFacts facts = d.facts() != null ? d.facts() : SpecFacts.of(key.owner(), d.spec());
-        Admission.Verdict v = admission.admit(key.owner(), d.spec(), facts, d.seq(), cache, eip, activeClaim);
+        Admission.Verdict v = admission.admit(key.owner(), d.spec(), facts, d.seq(), cache, eip, activeClaim, d.adoption());
         if (!v.admitted()) {
             return new Settled(v.state(), v.reasons(), v.warnings(), Set.of(), v.conflicts(), v.health());
         }
-        LoadBalancerPlan plan = planRead(key.owner(), List.of(d.spec()), facts.rows(), Set.of(key.spec()));
+        LoadBalancerPlan plan = planRead(key.owner(), List.of(d.spec()), facts.rows(), Set.of(key.spec()), v.adoptions(),
+                claimOwner(d.adoption()));
         List<String> warnings = v.warnings();
         if (!plan.conflicts().isEmpty()) {
             warnings = new ArrayList<>(warnings);
@@ -157,25 +158,31 @@ final class Reconciler {
 
     /** Plans some of an owner's specs in one cache read, timing how long it held the lock. */
     LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, Set<String> scope) {
-        return plan(owner, specs, null, scope);
+        return plan(owner, specs, scope, Map.of(), Optional.empty());
     }
 
-    /** The same, for one spec whose rows are already derived ({@code rows} null: derive them). */
-    private LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, List<DesiredRow> rows, Set<String> scope) {
+    private static Optional<String> claimOwner(Adoption adoption) {
+        return adoption == null ? Optional.empty() : adoption.claimOwner();
+    }
+
+    /** The same, adopting foreign rows (a spec's row name to the row, as admission allowed). */
+    private LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, Set<String> scope, Map<String, UUID> adopt,
+                                  Optional<String> claimOwner) {
         return cache.read(() -> {
             long t0 = EngineCounters.now();
             try {
-                return planRead(owner, specs, rows, scope);
+                return planRead(owner, specs, null, scope, adopt, claimOwner);
             } finally {
                 counters.cacheRead(t0);
             }
         });
     }
 
-    /** A plan, inside a cache read the caller holds and times. */
-    private LoadBalancerPlan planRead(String owner, List<LoadBalancerSpec> specs, List<DesiredRow> rows, Set<String> scope) {
+    /** A plan, inside a cache read the caller holds and times ({@code rows} null: derive them). */
+    private LoadBalancerPlan planRead(String owner, List<LoadBalancerSpec> specs, List<DesiredRow> rows, Set<String> scope,
+                                      Map<String, UUID> adopt, Optional<String> claimOwner) {
         counters.specPlans.addAndGet(scope.size());
-        return rows == null ? Planner.plan(owner, specs, cache, Set.of(), scope) : Planner.plan(owner, specs, s -> rows, cache, scope);
+        return Planner.plan(owner, specs, rows == null ? s -> DesiredRow.of(owner, s) : s -> rows, cache, scope, adopt, claimOwner);
     }
 
     private Set<UUID> ownRows(SpecKey key) {
@@ -194,7 +201,8 @@ final class Reconciler {
      * What {@code apply(owner, specs)} would write now, through the same admission and planning
      * as the engine: invalid, EIP-rejected and conflicting specs keep their rows and are listed.
      */
-    LoadBalancerPlan dryRun(String owner, List<LoadBalancerSpec> specs, Predicate<SpecKey> activeClaim, DeletionBudget budget) {
+    LoadBalancerPlan dryRun(String owner, List<LoadBalancerSpec> specs, Predicate<SpecKey> activeClaim, DeletionBudget budget,
+                            Adoption adoption) {
         Map<String, List<SpecError>> checked = SpecValidator.validate(owner, specs);
         EipCheck eip = eipChecks.current();
         Map<String, List<String>> invalid = new LinkedHashMap<>();
@@ -209,13 +217,13 @@ final class Reconciler {
                 continue;
             }
             if (!invalid.containsKey(s.name())) {
-                Admission.Verdict v = admission.admit(owner, s, SpecFacts.of(owner, s), Long.MAX_VALUE, cache, eip, activeClaim);
+                Admission.Verdict v = admission.admit(owner, s, SpecFacts.of(owner, s), Long.MAX_VALUE, cache, eip, activeClaim, adoption);
                 if (v.state() == SpecStatus.State.INVALID) {
                     invalid.put(s.name(), v.reasons());
                 } else if (v.state() == SpecStatus.State.CONFLICT) {
                     v.reasons().forEach(r -> conflicts.add("spec " + s.name() + ": " + r + "; it is left alone"));
                 } else {
-                    parts.add(plan(owner, List.of(s), Set.of(s.name())));
+                    parts.add(plan(owner, List.of(s), Set.of(s.name()), v.adoptions(), claimOwner(adoption)));
                 }
             }
         }

@@ -185,6 +185,7 @@ class PublicApiArgumentsIT {
                 Map.entry(List.class, List.of(spec)),
                 Map.entry(LoadBalancerSpec.class, spec),
                 Map.entry(ApplyOption[].class, new ApplyOption[0]),
+                Map.entry(Adoption.class, Adoption.rows("no-such-row")),
                 Map.entry(Duration.class, Duration.ofSeconds(1)),
                 Map.entry(EipPolicy.class, EipPolicy.WARN),
                 Map.entry(DeletionBudget.class, DeletionBudget.DEFAULT),

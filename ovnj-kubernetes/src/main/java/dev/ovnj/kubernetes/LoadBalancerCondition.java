@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
  * The condition the controller keeps on each Service it serves, type {@value #TYPE}: status
  * {@code True} when the engine says APPLIED, else {@code False}; the reason is the engine's state
  * (APPLIED, WAITING, INVALID, CONFLICT, FAILED, PENDING, or any state a later engine adds, such as
- * HELD) or one of the controller's own ({@code AddressUnavailable}, {@code AddressConflict},
+ * HELD) or one of the controller's own ({@code AddressUnavailable}, {@code AddressConflict}, {@code AddressOutsideNetwork},
  * {@code InvalidAnnotation}); the message is the engine's reason in words, the backends' health
  * when the Service has a health check, and the notes of {@link #withNotes}.
  *
@@ -48,6 +48,16 @@ record LoadBalancerCondition(String status, String reason, String message) {
             return this;
         }
         return new LoadBalancerCondition(status, reason, message + "; " + String.join("; ", notes));
+    }
+
+    /** No condition: what a Service that never carried one is compared with. */
+    static final LoadBalancerCondition NONE = new LoadBalancerCondition("", "", "");
+
+    /** The condition the Service carries, as a value to compare with; empty when it carries none. */
+    static Optional<LoadBalancerCondition> on(Service service) {
+        return current(service).map(c -> new LoadBalancerCondition(String.valueOf(c.getStatus()), String.valueOf(c.getReason()),
+                // toCondition writes the reason as the message when there is none.
+                Objects.equals(c.getMessage(), c.getReason()) ? "" : String.valueOf(c.getMessage())));
     }
 
     /** A condition the controller sets itself, before the engine is asked. */

@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * what a fresh read of the API server proves unused: it reads the owner's load balancers from
  * the Northbound cache first, then lists the Services, and removes a load balancer only when its
  * Service is in neither the list nor a GET right before the removal; so a Service created in
- * between keeps its load balancer.
+ * between keeps its load balancer. It also releases the address of a sharing group
+ * ({@link AddressSharing}) none of whose Services is left, such as one whose last Service was
+ * deleted while no controller ran.
  */
 final class OrphanJanitor {
     private static final Logger LOG = LoggerFactory.getLogger(OrphanJanitor.class);
@@ -58,9 +60,11 @@ final class OrphanJanitor {
             return names;
         });
         Set<String> live = new TreeSet<>();
+        Set<String> liveGroups = new TreeSet<>();
         for (Service s : kube.services().inAnyNamespace().list().getItems()) {
             if (serves.test(s) || s.hasFinalizer(ControllerSettings.FINALIZER)) {
                 live.add(ServiceSpecs.specName(s));
+                ServiceAnnotations.shareKey(s).ifPresent(k -> liveGroups.add(AddressSharing.owner(s.getMetadata().getNamespace(), k)));
             }
         }
         Set<String> removed = new TreeSet<>();
@@ -81,6 +85,12 @@ final class OrphanJanitor {
         }
         if (!removed.isEmpty()) {
             LOG.info("removed the load balancers of {} Services that no longer exist: {}", removed.size(), removed);
+        }
+        for (String group : eips.owners()) {
+            if (AddressSharing.namespaceOf(group).isPresent() && !liveGroups.contains(group)) {
+                eips.releaseAll(group);
+                LOG.info("released the address of sharing group {}: none of its Services is left", group);
+            }
         }
         return removed;
     }

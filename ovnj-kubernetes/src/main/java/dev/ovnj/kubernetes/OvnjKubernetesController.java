@@ -59,6 +59,7 @@ public final class OvnjKubernetesController implements AutoCloseable {
     private final OvsdbClient nb;
     private final LoadBalancerEngine engine;
     private final ExecutorService sweeper;
+    private final ServiceEips eips;
     private volatile CompletableFuture<Set<String>> lastSweep = CompletableFuture.completedFuture(Set.of());
 
     private OvnjKubernetesController(Builder b) {
@@ -73,7 +74,7 @@ public final class OvnjKubernetesController implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        ServiceEips eips = new ServiceEips(b.nb, settings.externalPort(), b.engine.requestTimeout());
+        this.eips = new ServiceEips(b.nb, settings.externalPort(), b.engine.requestTimeout());
         EngineEvents engineEvents = new EngineEvents(settings.owner());
         b.engine.addListener(engineEvents);
         this.reconciler = new ServiceLoadBalancerReconciler(b.engine, eips, settings, new ServiceEvents(b.kube, settings.owner()),
@@ -227,6 +228,7 @@ public final class OvnjKubernetesController implements AutoCloseable {
             leading.set(false);
             lease.ifPresent(LeaseRelease::release);
             sweeper.shutdownNow();
+            eips.close();
         }
     }
 

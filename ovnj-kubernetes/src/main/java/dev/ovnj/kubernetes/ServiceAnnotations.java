@@ -1,5 +1,6 @@
 package dev.ovnj.kubernetes;
 
+import dev.ovnj.lb.Adoption;
 import dev.ovnj.lb.spec.HealthCheck;
 import io.fabric8.kubernetes.api.model.Service;
 import java.util.ArrayList;
@@ -15,8 +16,13 @@ import java.util.Optional;
  *       Load_Balancer_Group instead of the controller's ({@code none} as the switch or group drops it);</li>
  *   <li>{@value #ADDRESSES}: the external addresses to use, comma-separated (one per family), like
  *       {@code spec.loadBalancerIP}, which it overrides;</li>
+ *   <li>{@value #SHARED_IP}: a sharing key; Services of one namespace with the same key share one
+ *       address per family as long as their ports differ ({@link AddressSharing});</li>
  *   <li>{@value #HEALTH_CHECK}: {@code true} for OVN's defaults, or
- *       {@code interval=5,timeout=20,success=3,failure=3,source=10.1.0.2} (any subset).</li>
+ *       {@code interval=5,timeout=20,success=3,failure=3,source=10.1.0.2} (any subset);</li>
+ *   <li>{@value #ADOPT}: load balancers of another owner or of none that the Service's may take over
+ *       in place ({@link Adoption#parse}: a row's name or UUID, {@code owner:OWNER}, {@code unowned};
+ *       comma-separated), for a move from another tool without a moment without the VIP.</li>
  * </ul>
  */
 public final class ServiceAnnotations {
@@ -28,8 +34,12 @@ public final class ServiceAnnotations {
     public static final String GROUP = "ovnj.dev/group";
     /** The external addresses asked for. */
     public static final String ADDRESSES = "ovnj.dev/load-balancer-ips";
+    /** The sharing key: Services of a namespace with the same key share their addresses. */
+    public static final String SHARED_IP = "ovnj.dev/allow-shared-ip";
     /** The health check of every VIP. */
     public static final String HEALTH_CHECK = "ovnj.dev/health-check";
+    /** The foreign load balancers the Service's may adopt. */
+    public static final String ADOPT = "ovnj.dev/adopt";
 
     private static final String NONE = "none";
 
@@ -83,6 +93,16 @@ public final class ServiceAnnotations {
     }
 
     /**
+     * The Service's sharing key.
+     *
+     * @param service the Service
+     * @return the key, trimmed; empty when the annotation is absent or blank
+     */
+    public static Optional<String> shareKey(Service service) {
+        return Optional.ofNullable(annotations(service).get(SHARED_IP)).map(String::trim).filter(k -> !k.isEmpty());
+    }
+
+    /**
      * The health check the Service asks for.
      *
      * @param service the Service
@@ -118,6 +138,25 @@ public final class ServiceAnnotations {
             }
         }
         return Optional.of(check.withCounts(success, failure));
+    }
+
+    /**
+     * The adoption the Service asks for.
+     *
+     * @param service the Service
+     * @return the adoption, or empty when the annotation is absent or blank
+     * @throws IllegalArgumentException naming the annotation when it names nothing
+     */
+    public static Optional<Adoption> adoption(Service service) {
+        String text = annotations(service).get(ADOPT);
+        if (text == null || text.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Adoption.parse(List.of(text)));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(ADOPT + ": " + e.getMessage(), e);
+        }
     }
 
     private static int number(String key, String value) {

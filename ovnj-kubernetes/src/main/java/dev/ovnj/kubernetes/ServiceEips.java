@@ -1,16 +1,13 @@
 package dev.ovnj.kubernetes;
 
 import dev.ovnj.nb.eip.EipAllocator;
-import dev.ovnj.nb.eip.EipClaim;
-import dev.ovnj.nb.eip.EipRealization;
+import dev.ovnj.nb.eip.EipClaimedException;
 import dev.ovnj.nb.eip.EipRequest;
 import dev.ovnj.nb.eip.EipView;
 import dev.ovnj.nb.ip.IpAddresses;
 import dev.ovnj.nb.ip.IpFamily;
 import dev.ovnj.nb.ip.IpNetwork;
-import dev.ovnj.nb.model.LogicalRouterPort;
 import dev.ovnj.ovsdb.client.OvsdbClient;
-import dev.ovnj.ovsdb.tx.Operations;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,23 +17,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * The external addresses of Services, claimed through ovnj's {@link EipAllocator} on the
- * controller's external router port with the Service's {@code namespace/name} as the claim's
- * owner. The claims live in the Northbound database, so a restarted controller (or the other
- * replica) finds each Service's address where it left it and never moves it.
+ * controller's external router port with the Service's {@code namespace/name} (or its sharing
+ * group's owner, {@link AddressSharing}) as the claim's owner. The claims live in the Northbound
+ * database, so a restarted controller (or the other replica) finds each Service's address where it
+ * left it and never moves it. One allocator serves every reconciliation: allocations queued while
+ * a claim is in flight are claimed together in the next transaction, and lookups come from its
+ * index rather than from decoding the port's claims.
  */
-final class ServiceEips {
-    private final OvsdbClient client;
+final class ServiceEips implements AutoCloseable {
     private final EipAllocator allocator;
     private final EipView view;
     private final String port;
     private final Duration timeout;
 
     ServiceEips(OvsdbClient client, String port, Duration timeout) {
-        this.client = client;
         this.allocator = new EipAllocator(client);
         this.view = new EipView(client);
         this.port = port;
@@ -46,15 +46,24 @@ final class ServiceEips {
     /** An address that cannot be had, with the reason for the Service's condition. */
     static final class Unavailable extends Exception {
         private static final long serialVersionUID = 1L;
-        private final boolean conflict;
+        private final String reason;
 
         Unavailable(String message, boolean conflict) {
+            this(message, conflict ? "AddressConflict" : "AddressInvalid");
+        }
+
+        Unavailable(String message, String reason) {
             super(message);
-            this.conflict = conflict;
+            this.reason = reason;
         }
 
         boolean conflict() {
-            return conflict;
+            return reason.equals("AddressConflict");
+        }
+
+        /** The condition's reason: AddressConflict, AddressInvalid or AddressOutsideNetwork. */
+        String reason() {
+            return reason;
         }
     }
 
@@ -64,6 +73,20 @@ final class ServiceEips {
      * longer asks for are released once the new ones are held.
      */
     List<InetAddress> resolve(String owner, List<IpFamily> families, List<String> requested) throws Exception {
+        return resolve(owner, families, requested, false, ip -> Optional.empty());
+    }
+
+    /**
+     * As {@link #resolve(String, List, List)}, with a say for other Services waiting for a
+     * requested address that nobody holds yet: when {@code contender} names one (an older
+     * Service asking for the same address), this owner does not claim it and gets a conflict.
+     * When {@code adopting} (the Service adopts another tool's load balancers), a requested
+     * address that another claim owner holds and a load balancer serves is used without a claim
+     * of its own: the engine's adoption of that load balancer moves the claim to the Service, in
+     * the same transaction.
+     */
+    List<InetAddress> resolve(String owner, List<IpFamily> families, List<String> requested, boolean adopting,
+                              Function<InetAddress, Optional<String>> contender) throws Exception {
         Map<IpFamily, InetAddress> wanted = new LinkedHashMap<>();
         for (String literal : requested) {
             InetAddress ip;
@@ -82,12 +105,24 @@ final class ServiceEips {
             }
         }
         List<InetAddress> held = claimsOf(owner);
+        List<IpNetwork> networks = allocator.networks(port);
+        for (InetAddress ip : held) {
+            if (!wanted.containsValue(ip) && families.contains(IpFamily.of(ip)) && networks.stream().noneMatch(n -> n.contains(ip))) {
+                // The port was renumbered under the address: it is kept (never moved silently) and reported.
+                throw new Unavailable(IpAddresses.format(ip) + " is no longer in a network of router port " + port + " "
+                        + networks.stream().map(IpNetwork::cidr).toList() + "; the address is kept, not moved: restore the network, "
+                        + "or recreate the Service for a new address", "AddressOutsideNetwork");
+            }
+        }
         List<InetAddress> out = new ArrayList<>();
+        List<InetAddress> othersClaims = new ArrayList<>();
         try {
             for (IpFamily family : families) {
                 InetAddress ip = wanted.get(family);
                 if (ip != null) {
-                    claim(owner, ip);
+                    if (!claim(owner, ip, held, adopting, contender)) {
+                        othersClaims.add(ip);
+                    }
                 } else {
                     Optional<InetAddress> existing = held.stream().filter(a -> IpFamily.of(a) == family).findFirst();
                     ip = existing.isPresent() ? existing.get()
@@ -99,7 +134,7 @@ final class ServiceEips {
             // One family cannot be had: the Service is not served, so it keeps no address it
             // claimed for the others in this call (those it held before stay, with its load balancer).
             for (InetAddress fresh : out) {
-                if (!held.contains(fresh)) {
+                if (!held.contains(fresh) && !othersClaims.contains(fresh)) {
                     allocator.release(IpAddresses.format(fresh)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 }
             }
@@ -113,22 +148,10 @@ final class ServiceEips {
         return List.copyOf(out);
     }
 
-    /** The families of the external port's networks, from the client's cache; empty when the port does not exist. */
+    /** The families of the external port's networks, from the allocator's index; empty when the port does not exist. */
     Set<IpFamily> families() {
         Set<IpFamily> out = EnumSet.noneOf(IpFamily.class);
-        client.cache().read(() -> {
-            client.cache().table(LogicalRouterPort.TABLE.name()).rows().stream()
-                    .filter(r -> port.equals(r.get(LogicalRouterPort.NAME.name())))
-                    .map(LogicalRouterPort::fromRow)
-                    .forEach(p -> p.networks().forEach(cidr -> {
-                        try {
-                            out.add(IpNetwork.parse(cidr).family());
-                        } catch (IllegalArgumentException malformed) {
-                            // Another client's malformed network offers no address.
-                        }
-                    }));
-            return null;
-        });
+        allocator.networks(port).forEach(n -> out.add(n.family()));
         return out;
     }
 
@@ -152,51 +175,69 @@ final class ServiceEips {
         }
     }
 
-    /** The addresses claimed for {@code owner} on the external port, from the client's cache. */
+    /** The addresses claimed for {@code owner} on the external port, from the allocator's index. */
     List<InetAddress> claimsOf(String owner) {
-        List<InetAddress> out = new ArrayList<>();
-        client.cache().read(() -> {
-            // Only the external port is decoded: every reconciliation asks, and the other ports
-            // (with their own claims) are none of this controller's business.
-            client.cache().table(LogicalRouterPort.TABLE.name()).rows().stream()
-                    .filter(r -> port.equals(r.get(LogicalRouterPort.NAME.name())))
-                    .map(LogicalRouterPort::fromRow)
-                    .forEach(p -> p.externalIds().forEach((k, v) -> {
-                        if (v.equals(owner)) {
-                            EipClaim.ipOf(k).ifPresent(out::add);
-                        }
-                    }));
-            return null;
-        });
-        return out;
+        return allocator.held(port, owner);
+    }
+
+    /** The owners of every claim on the external port (a scan of the index, for the rare sweep). */
+    Set<String> owners() {
+        return allocator.owners(port);
     }
 
     /**
-     * Claims a given address. The claim is an {@code insert} into the port's {@code external_ids},
-     * which OVSDB ignores when the key is already there, so of two racing claimants the first
-     * wins and the other sees the winner's owner in its cache afterwards.
+     * Hands a Service's own claims to its sharing group in one transaction, when the group holds
+     * nothing yet: the first Service to join a group with an address keeps it, rather than
+     * trading it for a new one.
+     *
+     * @return whether anything was handed over
      */
-    private void claim(String owner, InetAddress ip) throws Exception {
-        EipRealization r = view.realization(ip);
-        Optional<EipClaim> other = r.claims().stream().filter(c -> !c.owner().equals(owner)).findFirst();
-        if (other.isPresent()) {
-            throw new Unavailable(IpAddresses.format(ip) + " is claimed by " + other.get().owner(), true);
+    boolean handOver(String from, String to) throws Exception {
+        if (claimsOf(from).isEmpty() || !claimsOf(to).isEmpty()) {
+            return false;
         }
-        if (r.claims().stream().anyMatch(c -> c.owner().equals(owner) && c.port().equals(port))) {
-            return;
+        return allocator.transfer(port, from, to).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+        allocator.close();
+    }
+
+    /**
+     * Claims a given address through the allocator: refused when another owner holds it, the
+     * router uses it, it lies outside the port's networks, or an older Service waits for it.
+     *
+     * @return false when, adopting, the address is left claimed by the other owner whose load balancer serves it
+     */
+    private boolean claim(String owner, InetAddress ip, List<InetAddress> held, boolean adopting,
+                          Function<InetAddress, Optional<String>> contender) throws Exception {
+        if (held.contains(ip)) {
+            return true;
         }
-        if (r.portNetworks().stream().noneMatch(pn -> pn.port().equals(port))) {
-            throw new Unavailable(IpAddresses.format(ip) + " is not in a network of router port " + port, false);
+        Optional<String> holder = allocator.holders(ip).stream().filter(o -> !o.equals(owner)).findFirst();
+        if (holder.isPresent() && adopting && !view.realization(ip).vips().isEmpty()) {
+            return false;
         }
-        if (r.isPortAddress() || !r.nats().isEmpty()) {
-            throw new Unavailable(IpAddresses.format(ip) + " is in use by the router (port address or NAT)", true);
+        if (holder.isPresent()) {
+            throw new Unavailable(IpAddresses.format(ip) + " is claimed by " + holder.get(), true);
         }
-        client.transact(client.transaction().add(Operations.mutate(LogicalRouterPort.TABLE.name())
-                .where(LogicalRouterPort.NAME.eq(port))
-                .mutation(LogicalRouterPort.EXTERNAL_IDS.insert(EipClaim.key(ip), owner))).build())
-                .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        if (!claimsOf(owner).contains(ip)) {
-            throw new Unavailable(IpAddresses.format(ip) + " was claimed by another owner first", true);
+        Optional<String> older = contender.apply(ip);
+        if (older.isPresent()) {
+            throw new Unavailable(IpAddresses.format(ip) + " is also requested by " + older.get()
+                    + ", an older Service, which gets it first", true);
         }
+        try {
+            allocator.claim(EipRequest.of(port, owner).withFamily(IpFamily.of(ip)), ip).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof EipClaimedException taken) {
+                throw new Unavailable(taken.getMessage(), true);
+            }
+            if (e.getCause() instanceof IllegalArgumentException invalid) {
+                throw new Unavailable(invalid.getMessage(), false);
+            }
+            throw e;
+        }
+        return true;
     }
 }

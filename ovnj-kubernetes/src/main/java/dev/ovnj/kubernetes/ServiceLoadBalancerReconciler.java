@@ -1,5 +1,6 @@
 package dev.ovnj.kubernetes;
 
+import dev.ovnj.lb.Adoption;
 import dev.ovnj.lb.ApplyResult;
 import dev.ovnj.lb.InvalidSpecException;
 import dev.ovnj.lb.LoadBalancerEngine;
@@ -9,6 +10,7 @@ import dev.ovnj.lb.spec.HealthCheck;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.nb.eip.EipExhaustedException;
 import dev.ovnj.nb.ip.IpAddresses;
+import dev.ovnj.nb.ip.IpFamily;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.LoadBalancerIngress;
 import io.fabric8.kubernetes.api.model.LoadBalancerIngressBuilder;
@@ -65,6 +67,12 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private final EngineEvents engineEvents;
     /** Spec name to the reason of the {@link BackendsHealthyCondition} last written; entries go when the spec does. */
     private final Map<String, String> backendsReasons = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * Spec name to the {@link LoadBalancerCondition} last announced with an Event (seeded from the
+     * Service's status when this process first sees it): an Event is recorded when the condition
+     * differs from it, not when the possibly stale Service in hand lacks it. Entries go when the spec does.
+     */
+    private final Map<String, LoadBalancerCondition> announced = new java.util.concurrent.ConcurrentHashMap<>();
 
     ServiceLoadBalancerReconciler(LoadBalancerEngine engine, ServiceEips eips, ControllerSettings settings, ServiceEvents events,
                                   ControllerMetrics metrics, EngineEvents engineEvents) {
@@ -147,7 +155,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
      */
     @Override
     public DeleteControl cleanup(Service service, Context<Service> context) {
-        Optional<String> held = withdraw(service);
+        Optional<String> held = withdraw(service, context);
         if (held.isPresent()) {
             return DeleteControl.noFinalizerRemoval().rescheduleAfter(settings.retryAfter().toMillis());
         }
@@ -158,8 +166,10 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         String name = ServiceSpecs.specName(service);
         ServiceAnnotations.Attachment attachment = ServiceAnnotations.attachment(service, settings);
         Optional<HealthCheck> healthCheck;
+        Optional<Adoption> adoption;
         try {
             healthCheck = ServiceAnnotations.healthCheck(service);
+            adoption = ServiceAnnotations.adoption(service);
         } catch (IllegalArgumentException e) {
             return verdict(service, List.of(), LoadBalancerCondition.failed("InvalidAnnotation", e.getMessage()), List.of());
         }
@@ -179,12 +189,21 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             }
             return verdict(service, List.of(), LoadBalancerCondition.failed("AddressUnavailable", e.getMessage()), List.of());
         }
+        String claimOwner = AddressSharing.claimOwner(service);
         List<InetAddress> addresses;
         try {
-            addresses = eips.resolve(name, families.families(), ServiceAnnotations.requestedAddresses(service));
+            Optional<String> refused = share(service, context, claimOwner);
+            if (refused.isPresent()) {
+                return refused(service, LoadBalancerCondition.failed("AddressConflict", refused.get()));
+            }
+            addresses = eips.resolve(claimOwner, families.families(), ServiceAnnotations.requestedAddresses(service), adoption.isPresent(),
+                    ip -> olderContender(service, claimOwner, ip, context));
+            if (!claimOwner.equals(name)) {
+                // Joined a group that already had an address: the Service's own ones go.
+                eips.releaseAll(name);
+            }
         } catch (ServiceEips.Unavailable e) {
-            return verdict(service, List.of(), LoadBalancerCondition.failed(e.conflict() ? "AddressConflict" : "AddressInvalid",
-                    e.getMessage()), List.of());
+            return verdict(service, List.of(), LoadBalancerCondition.failed(e.reason(), e.getMessage()), List.of());
         } catch (Exception e) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
             String reason = cause instanceof EipExhaustedException ? "AddressUnavailable" : "AddressFailed";
@@ -200,13 +219,96 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         }
         List<String> notes = new ArrayList<>(translation.notes());
         families.note().ifPresent(notes::add);
-        return verdict(service, addresses, LoadBalancerCondition.of(declare(translation.spec())).withNotes(notes), translation.clamped());
+        Adoption adopting = adoption.map(a -> a.claimingAs(claimOwner)).orElse(null);
+        return verdict(service, addresses, LoadBalancerCondition.of(declare(translation.spec(), adopting)).withNotes(notes),
+                translation.clamped());
     }
 
-    /** Declares the spec and returns the engine's verdict on it, whichever way the future ends. */
-    private SpecStatus declare(LoadBalancerSpec spec) {
+    /**
+     * For a Service with a sharing key: refuses it (the reason in words) when an older sharer
+     * holds one of its ports, or when it asks for an address other than the group's; else hands
+     * its own addresses to the group if the group has none yet, so that joining moves nothing.
+     */
+    private Optional<String> share(Service service, Context<Service> context, String claimOwner) throws Exception {
+        Optional<String> key = ServiceAnnotations.shareKey(service);
+        if (key.isEmpty()) {
+            return Optional.empty();
+        }
+        String ns = service.getMetadata().getNamespace();
+        List<Service> sharers = AddressSharing.sharers(context.getPrimaryCache().list(ns).toList(), ns, key.get(), this::serves);
+        Optional<String> collision = AddressSharing.collision(service, sharers);
+        if (collision.isPresent()) {
+            return collision;
+        }
+        eips.handOver(ServiceSpecs.specName(service), claimOwner);
+        List<InetAddress> held = eips.claimsOf(claimOwner);
+        for (String literal : ServiceAnnotations.requestedAddresses(service)) {
+            try {
+                InetAddress ip = IpAddresses.parse(literal);
+                Optional<InetAddress> other = held.stream().filter(h -> IpFamily.of(h) == IpFamily.of(ip) && !h.equals(ip)).findFirst();
+                if (other.isPresent()) {
+                    return Optional.of("the Services sharing " + ServiceAnnotations.SHARED_IP + " key " + key.get() + " hold "
+                            + IpAddresses.format(other.get()) + "; request that address or none");
+                }
+            } catch (IllegalArgumentException malformed) {
+                // resolve names it.
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The oldest other Service waiting for a requested address: served, not deleting, older than
+     * this one, of another claim owner, and asking for {@code ip}. Consulted only when nobody
+     * holds the address, so the first to reconcile does not take it from an older one.
+     */
+    private Optional<String> olderContender(Service service, String claimOwner, InetAddress ip, Context<Service> context) {
+        return context.getPrimaryCache().list(s -> s.getMetadata().getDeletionTimestamp() == null && serves(s)
+                        && AddressSharing.AGE.compare(s, service) < 0 && !AddressSharing.claimOwner(s).equals(claimOwner)
+                        && asks(s, ip))
+                .min(AddressSharing.AGE).map(ServiceSpecs::specName);
+    }
+
+    private static boolean asks(Service service, InetAddress ip) {
+        for (String literal : ServiceAnnotations.requestedAddresses(service)) {
+            try {
+                if (IpAddresses.parse(literal).equals(ip)) {
+                    return true;
+                }
+            } catch (IllegalArgumentException malformed) {
+                // Its own reconciliation names it.
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A Service refused its ports on a shared address: its load balancer (if it had one, before
+     * an older sharer took the port) is removed so that the older one's VIP can be applied, and
+     * its ingress cleared.
+     */
+    private UpdateControl<Service> refused(Service service, LoadBalancerCondition condition) {
+        String name = ServiceSpecs.specName(service);
+        if (engine.status(settings.owner()).containsKey(name)) {
+            try {
+                engine.remove(settings.owner(), name).get(waitBound().toMillis(), TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                LOG.warn("Service {}: load balancer not removed yet: {}", name, e.toString());
+            }
+        }
+        return verdict(service, List.of(), condition, List.of(), true);
+    }
+
+    /**
+     * Declares the spec (adopting what the Service's {@value ServiceAnnotations#ADOPT} names, if
+     * any) and returns the engine's verdict on it, whichever way the future ends.
+     */
+    private SpecStatus declare(LoadBalancerSpec spec, Adoption adoption) {
         try {
-            ApplyResult result = engine.upsert(settings.owner(), spec).get(waitBound().toMillis(), TimeUnit.MILLISECONDS);
+            ApplyResult result = engine.upsert(settings.owner(), spec, adoption).get(waitBound().toMillis(), TimeUnit.MILLISECONDS);
             return result.statuses().get(spec.name());
         } catch (ExecutionException e) {
             if (e.getCause() instanceof SpecFailedException failed) {
@@ -243,14 +345,22 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
      */
     private UpdateControl<Service> verdict(Service service, List<InetAddress> addresses, LoadBalancerCondition condition,
                                            List<String> clamped) {
+        return verdict(service, addresses, condition, clamped, false);
+    }
+
+    private UpdateControl<Service> verdict(Service service, List<InetAddress> addresses, LoadBalancerCondition condition,
+                                           List<String> clamped, boolean clearIngress) {
         boolean applied = condition.status().equals("True");
         List<LoadBalancerIngress> ingress = applied ? addresses.stream()
                 .map(ip -> new LoadBalancerIngressBuilder().withIp(IpAddresses.format(ip)).withIpMode("VIP").build()).toList()
-                : currentIngress(service);
+                : clearIngress ? List.of() : currentIngress(service);
         SpecStatus known = engine.status(settings.owner()).get(ServiceSpecs.specName(service));
         BackendsHealthyCondition backends = known == null ? null : BackendsHealthyCondition.of(known);
         boolean changed = !condition.isOn(service) || !ingress.equals(currentIngress(service)) || backends != null && !backends.isOn(service);
-        if (!condition.isOn(service)) {
+        LoadBalancerCondition last = announced.computeIfAbsent(ServiceSpecs.specName(service),
+                k -> LoadBalancerCondition.on(service).orElse(LoadBalancerCondition.NONE));
+        if (!condition.equals(last)) {
+            announced.put(ServiceSpecs.specName(service), condition);
             LOG.info("Service {}: {} {}", ServiceSpecs.specName(service), condition.reason(), condition.message());
             events.record(service, condition.warning(), condition.reason(), condition.message());
             clamped.forEach(field -> events.record(service, true, "FieldClamped", field));
@@ -275,7 +385,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
 
     /** The Service is no longer of type LoadBalancer (or of the class): withdraw, then let it go. */
     private UpdateControl<Service> stopServing(Service service, Context<Service> context) {
-        Optional<String> held = withdraw(service);
+        Optional<String> held = withdraw(service, context);
         if (held.isPresent()) {
             return UpdateControl.<Service>noUpdate().rescheduleAfter(settings.retryAfter().toMillis());
         }
@@ -305,7 +415,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
      *
      * @return empty when both are gone, else why not (the engine holds the deletion, or an error)
      */
-    private Optional<String> withdraw(Service service) {
+    private Optional<String> withdraw(Service service, Context<Service> context) {
         String name = ServiceSpecs.specName(service);
         try {
             engine.remove(settings.owner(), name).get(waitBound().toMillis(), TimeUnit.MILLISECONDS);
@@ -318,8 +428,19 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
                 return Optional.of(c.reason());
             }
             eips.releaseAll(name);
+            Optional<String> key = ServiceAnnotations.shareKey(service);
+            if (key.isPresent()) {
+                String ns = service.getMetadata().getNamespace();
+                List<Service> others = AddressSharing.sharers(context.getPrimaryCache().list(ns).toList(), ns, key.get(), this::serves)
+                        .stream().filter(s -> !ServiceSpecs.specName(s).equals(name)).toList();
+                if (others.isEmpty()) {
+                    eips.releaseAll(AddressSharing.owner(ns, key.get()));
+                    LOG.info("Service {}: last of the Services sharing key {}: the shared address is released", name, key.get());
+                }
+            }
             engineEvents.forget(name);
             backendsReasons.remove(name);
+            announced.remove(name);
             LOG.info("Service {}: load balancer removed", name);
             return Optional.empty();
         } catch (Exception e) {

@@ -11,10 +11,10 @@ import org.springframework.validation.annotation.Validated;
 
 /**
  * The {@code ovnj.*} properties of application.yaml, validated here (this class is its own
- * {@link Validator}) so that a bad value fails the start with Spring Boot's failure analysis
- * naming the property, before any client is built. {@link OvnjPropertiesCheck} binds them this
- * way, refusing unknown ones, as soon as the environment is ready, with or without
- * {@code ovnj.northbound.remotes}.
+ * {@link Validator}) so that a bad value fails the start, before any client is built, with
+ * {@link OvnjPropertiesFailureAnalyzer}'s analysis naming the property and what it accepts.
+ * {@link OvnjPropertiesCheck} binds them this way, refusing unknown ones, as soon as the
+ * environment is ready, with or without {@code ovnj.northbound.remotes}.
  */
 @Validated
 @ConfigurationProperties(prefix = "ovnj", ignoreUnknownFields = false)

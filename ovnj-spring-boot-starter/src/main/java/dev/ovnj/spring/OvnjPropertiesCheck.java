@@ -16,10 +16,10 @@ import org.springframework.core.env.StandardEnvironment;
 /**
  * Binds the {@code ovnj.*} properties as soon as the application's configuration is read,
  * refusing unknown ones and validating the values ({@link OvnjProperties#validate}); a failure
- * stops the start with Spring Boot's failure analysis naming the property. Early, and whatever
- * else is configured: {@link OvnjAutoConfiguration} is conditional on
- * {@code ovnj.northbound.remotes}, so a misspelt {@code ovnj.northbound.remote} used to leave the
- * application without ovnj and without a word (or with an unrelated "no bean of type
+ * stops the start with {@link OvnjPropertiesFailureAnalyzer}'s analysis naming the property.
+ * Early, and whatever else is configured: {@link OvnjAutoConfiguration} is conditional on
+ * {@code ovnj.northbound.remotes}, so a misspelt {@code ovnj.northbound.remote} used to leave
+ * the application without ovnj and without a word (or with an unrelated "no bean of type
  * LoadBalancerEngine").
  */
 public class OvnjPropertiesCheck implements EnvironmentPostProcessor, Ordered {

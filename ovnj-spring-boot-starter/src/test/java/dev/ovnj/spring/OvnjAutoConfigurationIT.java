@@ -1,7 +1,6 @@
 package dev.ovnj.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ovnj.lb.LoadBalancerEngine;
 import dev.ovnj.ovsdb.client.OvsdbClient;
@@ -9,7 +8,6 @@ import dev.ovnj.spring.sample.SampleApplication;
 import dev.ovnj.testkit.Await;
 import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.OvsdbServer;
-import dev.ovnj.testkit.StderrCapture;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Map;
@@ -60,36 +58,6 @@ class OvnjAutoConfigurationIT {
         try (ConfigurableApplicationContext ctx = new SpringApplicationBuilder(Empty.class).web(WebApplicationType.NONE).run()) {
             assertThat(ctx.getBeansOfType(OvsdbClient.class)).isEmpty();
             assertThat(ctx.getBeansOfType(LoadBalancerEngine.class)).isEmpty();
-        }
-    }
-
-    @Test
-    void badPropertiesFailTheStartWithAnAnalysisNamingTheProperty() {
-        assertThat(failure("ovnj.northbound.remotes=ssl:127.0.0.1:1", "ovnj.northbound.private-key=/tmp/key.pem"))
-                .contains("ovnj.northbound.certificate").contains("TLS needs all of private-key, certificate and ca-cert");
-        assertThat(failure("ovnj.northbound.remotes=tcp:127.0.0.1"))
-                .contains("ovnj.northbound.remotes").contains("no port; OVN's Northbound listens on 6641");
-        assertThat(failure("ovnj.northbound.remotes=tcp:127.0.0.1:6641", "ovnj.engine.request-timeout=0s"))
-                .contains("ovnj.engine.requestTimeout").contains("must be positive");
-        assertThat(failure("ovnj.northbound.remotes=tcp:127.0.0.1:6641", "ovnj.engine.lock=shop-lb"))
-                .contains("ovnj.engine.lock").contains("is not an <id>");
-    }
-
-    @Test
-    void aMisspeltPropertyFailsTheStartInsteadOfLeavingOvnjUnconfigured() {
-        // Without remotes the auto-configuration is off; before issue 45 this started without ovnj and without a word.
-        assertThat(failure("ovnj.northbound.remote=tcp:127.0.0.1:6641")).contains("ovnj.northbound.remote").contains("left unbound");
-        assertThat(failure("ovnj.northbound.remotes=tcp:127.0.0.1:6641", "ovnj.engine.request-timout=5s"))
-                .contains("ovnj.engine.request-timout").contains("left unbound");
-    }
-
-    /** Starts the sample, which must fail; returns what Spring Boot's failure analysis printed. */
-    private static String failure(String... properties) {
-        try (StderrCapture err = StderrCapture.start()) {
-            assertThatThrownBy(() -> sample(properties).close()).as("the start fails").isInstanceOf(RuntimeException.class);
-            String text = err.text();
-            assertThat(text).as("the failure analysis").contains("APPLICATION FAILED TO START");
-            return text;
         }
     }
 

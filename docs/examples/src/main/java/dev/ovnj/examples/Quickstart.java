@@ -66,8 +66,10 @@ public final class Quickstart implements AutoCloseable {
         });
         client.startAndWait(Duration.ofSeconds(10));
 
-        InetAddress eip = new EipAllocator(client).allocate(EipRequest.of("shalb-dev-ext", "shalb-dev/api"))
-                .get(10, TimeUnit.SECONDS);
+        InetAddress eip;
+        try (EipAllocator allocator = new EipAllocator(client)) {   // follows the client's updates until closed
+            eip = allocator.allocate(EipRequest.of("shalb-dev-ext", "shalb-dev/api")).get(10, TimeUnit.SECONDS);
+        }
         LoadBalancerSpec api = LoadBalancerSpec.builder("shalb-dev-api")
                 .routers("shalb-dev").switches("shalb-dev-default")
                 .tcp(new Endpoint(eip, 6443).toString(), "10.1.0.10:6443", "10.1.0.11:6443")   // [v6]:port too

@@ -50,6 +50,7 @@ public final class PlanTransactions {
             // A spec's policies follow its load balancer changes and stay in their transaction:
             // a VIP is never written without the policies that restrict it, nor left without them.
             boolean startsUnit = !(change instanceof PlanChange.Attach || change instanceof PlanChange.Detach
+                    || change instanceof PlanChange.MoveClaim
                     || change instanceof PlanChange.AttachGroup || change instanceof PlanChange.CreatePolicy
                     || change instanceof PlanChange.UpdatePolicy || change instanceof PlanChange.DeletePolicy);
             if (startsUnit && batch.size() >= maxOps) {
@@ -124,6 +125,19 @@ public final class PlanTransactions {
                     row.put("ip_port_mappings", d.ipPortMappings());
                 }
                 inserts.add(new Insert("Load_Balancer", row, Optional.of(ref.name()), Optional.empty()));
+            } else if (change instanceof PlanChange.Adopt a) {
+                // Not conditioned on the owner, as every other write is: the row is not ours yet.
+                // The guard (its columns as the plan read them) keeps this from taking a row that
+                // changed meanwhile; the owner-conditioned writes after it then find it ours.
+                guard(a.uuid());
+                writes.add(Operations.update("Load_Balancer").where(byUuid(a.uuid()))
+                        .set("name", a.rowName()).set("external_ids", a.externalIds()));
+            } else if (change instanceof PlanChange.MoveClaim m) {
+                // The former entry goes only if it still names the former owner; a map insert never
+                // overwrites, so a claim someone changed meanwhile stays theirs.
+                writes.add(Operations.mutate("Logical_Router_Port").where(byUuid(m.port()))
+                        .mutation(Mutation.delete("external_ids", Map.of(m.key(), m.from())),
+                                Mutation.insert("external_ids", Map.of(m.key(), m.to()))));
             } else if (change instanceof PlanChange.UpdateVips u) {
                 guard(u.uuid());
                 List<Mutation> m = new ArrayList<>();

@@ -4,7 +4,10 @@ import dev.ovnj.lb.plan.DesiredRow;
 import dev.ovnj.lb.plan.LoadBalancerPlan;
 import dev.ovnj.lb.plan.PlanChange;
 import dev.ovnj.lb.plan.Target;
+import dev.ovnj.lb.spec.Endpoint;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
+import dev.ovnj.nb.eip.EipClaim;
+import dev.ovnj.nb.ip.IpAddresses;
 import dev.ovnj.nb.model.LoadBalancer;
 import dev.ovnj.ovsdb.cache.IndexSpec;
 import dev.ovnj.ovsdb.cache.RowCache;
@@ -28,8 +31,9 @@ import java.util.function.Function;
 
 /**
  * Diffs one owner's desired rows against the cache. Reads happen inside one consistent cache read;
- * the plan touches only rows whose {@code external_ids:ovnj.owner} is the owner, and only the
- * owner's own references in routers, switches and groups.
+ * the plan touches only rows whose {@code external_ids:ovnj.owner} is the owner (and the foreign
+ * rows admission let it adopt, which it makes the owner's first), and only the owner's own
+ * references in routers, switches and groups.
  */
 public final class Planner {
     /** Owned load balancers, by owner. */
@@ -108,7 +112,8 @@ public final class Planner {
      */
     public static LoadBalancerPlan plan(String owner, Collection<LoadBalancerSpec> specs, RowCache cache, Set<String> keep,
                                         Set<String> scope) {
-        return cache.read(() -> new Run(owner, cache).plan(specs, s -> DesiredRow.of(owner, s), keep, scope));
+        return cache.read(() -> new Run(owner, cache, Map.of(), Optional.empty())
+                .plan(specs, s -> DesiredRow.of(owner, s), keep, scope));
     }
 
     /**
@@ -120,11 +125,15 @@ public final class Planner {
      * @param rows a spec's rows, as {@link DesiredRow#of} gives them for this owner
      * @param cache the replicated NB cache
      * @param scope names of the specs to plan
+     * @param adopt foreign rows the specs take over in place: a spec's row name to the foreign row's
+     *     UUID (decided by admission); a row name the owner already has a row of adopts nothing
+     * @param claimOwner the claim owner the adopted VIPs' address claims move to, empty to leave them
      * @return the plan for that part
      */
     public static LoadBalancerPlan plan(String owner, Collection<LoadBalancerSpec> specs,
-                                        Function<LoadBalancerSpec, List<DesiredRow>> rows, RowCache cache, Set<String> scope) {
-        return cache.read(() -> new Run(owner, cache).plan(specs, rows, Set.of(), scope));
+                                        Function<LoadBalancerSpec, List<DesiredRow>> rows, RowCache cache, Set<String> scope,
+                                        Map<String, UUID> adopt, Optional<String> claimOwner) {
+        return cache.read(() -> new Run(owner, cache, adopt, claimOwner).plan(specs, rows, Set.of(), scope));
     }
 
     /** One planning pass; lives for the duration of a cache read. */
@@ -136,6 +145,8 @@ public final class Planner {
         private final TableCache switches;
         private final TableCache groups;
         private final SourceRangePolicies policies;
+        private final Map<String, UUID> adopt;
+        private final Optional<String> claimOwner;
         // The engine plans one spec per run, twice per converge (to write it, then to see it
         // applied), so a run makes its collections only once it has something to put in them.
         private final List<PlanChange> changes = new ArrayList<>();
@@ -146,8 +157,10 @@ public final class Planner {
         // (target row, group) pairs already planned: many specs share one group.
         private Set<List<UUID>> plannedGroupAttachments = Set.of();
 
-        Run(String owner, RowCache cache) {
+        Run(String owner, RowCache cache, Map<String, UUID> adopt, Optional<String> claimOwner) {
             this.owner = owner;
+            this.adopt = adopt;
+            this.claimOwner = claimOwner;
             this.cache = cache;
             this.lbs = cache.table("Load_Balancer");
             this.routers = cache.table("Logical_Router");
@@ -223,7 +236,14 @@ public final class Planner {
                     hc.waiting().forEach(w -> pendingFor(spec, w));
                     DesiredRow d = plain.withHealthChecks(hc.checks(), hc.mappings());
                     Row existing = owned.get(d.rowName());
-                    reportForeignNamesakes(d);
+                    Row adopted = existing == null ? adopted(d) : null;
+                    reportForeignNamesakes(d, adopted);
+                    if (adopted != null) {
+                        changes.add(new PlanChange.Adopt(adopted.uuid(), d.rowName(), nameOf(adopted),
+                                Optional.ofNullable(idOf(adopted, DesiredRow.OWNER_KEY)), d.externalIds()));
+                        claimOwner.ifPresent(to -> moveClaims(d, to));
+                        existing = adopted;
+                    }
                     if (existing == null) {
                         changes.add(new PlanChange.CreateRow(d));
                         attachments(spec, d, null);
@@ -235,7 +255,7 @@ public final class Planner {
                             uuids = new HashSet<>(uuids);
                             uuids.add(existing.uuid());
                         }
-                        diffColumns(d, existing);
+                        diffColumns(d, existing, adopted != null);
                         attachments(spec, d, existing.uuid());
                     }
                 }
@@ -298,10 +318,55 @@ public final class Planner {
             return row.get("external_ids") instanceof Map<?, ?> ids && ids.get(key) instanceof String s ? s : null;
         }
 
-        private void reportForeignNamesakes(DesiredRow d) {
+        /**
+         * Moves to {@code to} the claims of the desired row's VIP addresses held by another claim
+         * owner on the ports of its routers: the claims move with the adopted row.
+         */
+        private void moveClaims(DesiredRow d, String to) {
+            Optional<TableCache> ports = cache.findTable("Logical_Router_Port");
+            if (ports.isEmpty()) {
+                return;
+            }
+            Set<String> keys = new TreeSet<>();
+            for (String vip : d.vips().keySet()) {
+                try {
+                    keys.add(EipClaim.key(Endpoint.parse(vip).address()));
+                } catch (IllegalArgumentException portless) {
+                    keys.add(EipClaim.key(IpAddresses.parse(vip)));
+                }
+            }
+            for (String router : d.routers()) {
+                for (Row r : routers.lookup(ROUTER_BY_NAME, router)) {
+                    if (!(r.get("ports") instanceof Set<?> refs)) {
+                        continue;
+                    }
+                    for (Object ref : refs) {
+                        Row port = ports.get().get((UUID) ref).orElse(null);
+                        for (String key : keys) {
+                            String from = port == null ? null : idOf(port, key);
+                            if (from != null && !from.equals(to)) {
+                                changes.add(new PlanChange.MoveClaim(port.uuid(), nameOf(port), d.rowName(), key, from, to));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        /** The foreign row admission let this desired row adopt, if it is still there. */
+        private Row adopted(DesiredRow d) {
+            UUID uuid = adopt.get(d.rowName());
+            return uuid == null ? null : lbs.get(uuid).orElse(null);
+        }
+
+        private static String nameOf(Row row) {
+            return row.get("name") instanceof String n ? n : "";
+        }
+
+        private void reportForeignNamesakes(DesiredRow d, Row adopted) {
             for (Row r : lbs.lookup(LB_BY_NAME, d.rowName())) {
                 // Compared in place: the owner's own row (the usual answer) decodes nothing.
-                if (DesiredRow.ownedBy(r, owner)) {
+                if (DesiredRow.ownedBy(r, owner) || r == adopted) {
                     continue;
                 }
                 String rowOwner = idOf(r, DesiredRow.OWNER_KEY);
@@ -310,7 +375,8 @@ public final class Planner {
             }
         }
 
-        private void diffColumns(DesiredRow d, Row existing) {
+        /** Changes that make {@code existing} the desired row; an adopted row gets its name and ownership from {@link PlanChange.Adopt}. */
+        private void diffColumns(DesiredRow d, Row existing, boolean adopting) {
             TableSchema table = existing.table();
             // Made on first use: a row that is already right (every row a converge verifies)
             // needs none of them.
@@ -351,7 +417,7 @@ public final class Planner {
             if (!existing.columnEquals(table.columnIndex("selection_fields"), d.selectionFields())) {
                 set = with(set, "selection_fields", d.selectionFields());
             }
-            if (!existing.columnEquals(table.columnIndex("external_ids"), d.externalIds())) {
+            if (!adopting && !existing.columnEquals(table.columnIndex("external_ids"), d.externalIds())) {
                 set = with(set, "external_ids", d.externalIds());
             }
             if (!delete.isEmpty() || !insert.isEmpty()) {
@@ -365,7 +431,7 @@ public final class Planner {
                 }
                 healthChecks(d, existing);
             }
-            if (!delete.isEmpty() || !insert.isEmpty() || !set.isEmpty() || changes.size() > before) {
+            if (adopting || !delete.isEmpty() || !insert.isEmpty() || !set.isEmpty() || changes.size() > before) {
                 Map<String, Object> guard = new LinkedHashMap<>();
                 for (String c : GUARDED) {
                     guard.put(c, existing.get(c));

@@ -1,6 +1,7 @@
 package dev.ovnj.lb.plan;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -28,6 +29,68 @@ public sealed interface PlanChange {
         @Override
         public String toString() {
             return "+ create " + row.rowName() + " " + row.protocol().wireValue() + " vips " + row.vips();
+        }
+    }
+
+    /**
+     * Take over a row of another owner, or of none, in place (an {@link dev.ovnj.lb.Adoption}
+     * allowed it): the same row (UUID, references to it kept) gets the spec's name and ownership
+     * keys, guarded on what the plan read; the changes after it in the plan make its VIPs and
+     * attachments the spec's, in the same transaction.
+     *
+     * @param uuid the row
+     * @param rowName the name it gets (the spec's row name)
+     * @param formerName its name before
+     * @param formerOwner its {@code ovnj.owner} before, empty when it had none
+     * @param externalIds its {@code external_ids} after (the ownership keys; the former keys are dropped)
+     */
+    record Adopt(UUID uuid, String rowName, String formerName, Optional<String> formerOwner, Map<String, String> externalIds)
+            implements PlanChange {
+        /**
+         * Copies the map.
+         *
+         * @param uuid the row
+         * @param rowName the name it gets
+         * @param formerName its name before
+         * @param formerOwner its {@code ovnj.owner} before
+         * @param externalIds its {@code external_ids} after
+         */
+        public Adopt {
+            externalIds = Map.copyOf(externalIds);
+        }
+
+        @Override
+        public String subject() {
+            return rowName;
+        }
+
+        @Override
+        public String toString() {
+            return "& adopt load balancer " + formerName + " (uuid " + uuid + ", "
+                    + formerOwner.map(o -> "owner " + o).orElse("no ovnj.owner") + ") as " + rowName;
+        }
+    }
+
+    /**
+     * Move the claim of an adopted VIP's address ({@code ovnj.eip.<address>} in a router port's
+     * {@code external_ids}) to the adopter's claim owner, in the adoption's transaction.
+     *
+     * @param port the router port
+     * @param portName its name
+     * @param rowName the adopted row's new name
+     * @param key the claim's key
+     * @param from the former claim owner
+     * @param to the new claim owner
+     */
+    record MoveClaim(UUID port, String portName, String rowName, String key, String from, String to) implements PlanChange {
+        @Override
+        public String subject() {
+            return rowName;
+        }
+
+        @Override
+        public String toString() {
+            return "& move claim " + key + " on port " + portName + " from " + from + " to " + to;
         }
     }
 

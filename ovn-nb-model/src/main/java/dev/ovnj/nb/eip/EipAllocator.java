@@ -4,9 +4,7 @@ import dev.ovnj.nb.ip.IpAddresses;
 import dev.ovnj.nb.ip.IpFamily;
 import dev.ovnj.nb.ip.IpNetwork;
 import dev.ovnj.nb.ip.IpRange;
-import dev.ovnj.nb.model.LoadBalancer;
 import dev.ovnj.nb.model.LogicalRouterPort;
-import dev.ovnj.nb.model.Nat;
 import dev.ovnj.ovsdb.Futures;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.ovsdb.tx.Condition;
@@ -17,17 +15,18 @@ import dev.ovnj.ovsdb.tx.WaitTimedOutException;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.time.Duration;
-import java.util.Comparator;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Hands out free external IPs from the network of a Logical_Router_Port, recording each as an
@@ -51,29 +50,43 @@ import java.util.function.Function;
  * {@code external_ip}, nor the address of any Load_Balancer VIP (on any port), nor claimed, nor
  * in the request's exclude list. The lowest free address is chosen.
  *
- * <p>Concurrency: the allocator decides from its client's cache, then claims in one transaction
- * that first {@code wait}s, with timeout 0, for the columns it decided from to be exactly as read:
- * {@code networks} and {@code external_ids} of every Logical_Router_Port, {@code external_ip} of
- * every NAT row and {@code vips} of every Load_Balancer. Any change to them in between, such as a
- * concurrent claim by another allocator or process, fails the transaction with "timed out"
- * instead of allocating twice; the allocator then re-reads and tries again, after a short
- * randomized pause, up to a bounded number of attempts.
+ * <p>Batches: requests are queued and claimed together, one transaction for everything queued
+ * while the previous one was in flight, so an allocator never races with itself however many
+ * requests arrive at once. What it decides from is an index kept up to date from the client's
+ * update batches: one allocation costs a few hash lookups, not a read of every
+ * claim and VIP.
+ *
+ * <p>Concurrency with other processes: a batch's transaction first {@code wait}s, with timeout 0,
+ * for the {@code networks} and {@code external_ids} of each port it claims on to be exactly as the
+ * batch read them (from the cache, once per batch), then inserts the claims. A claim another
+ * allocator made in between (even for the same owner), or a renumbered port, fails the
+ * transaction with "timed out" instead of handing an address out twice or giving an owner two;
+ * the allocator then waits for its cache to catch up and plans the whole batch again, up to a
+ * bounded number of attempts. Only the claimed ports are guarded, not every NAT rule and VIP:
+ * those change with every endpoint (the same process's load balancers included), and a writer
+ * that puts a VIP or NAT rule on an address without claiming it would collide with claims made
+ * long before just the same.
  */
-public final class EipAllocator {
-    /** Attempts per allocation when none is given. */
+public final class EipAllocator implements AutoCloseable {
+    /** Attempts per batch when none is given. */
     public static final int DEFAULT_MAX_ATTEMPTS = 10;
-
-    private static final long PAUSE_STEP_MILLIS = 10;
 
     private final OvsdbClient client;
     private final int maxAttempts;
+    private final EipIndex index;
     private final AtomicLong retries = new AtomicLong();
+    private final AtomicLong transactions = new AtomicLong();
+    private final Object queueLock = new Object();
+    private List<Pending> queue = new ArrayList<>();
+    private boolean running;
+    /** Where the lowest free address of a network (for one exclude list) may be; used by one batch at a time. */
+    private final Map<HintKey, Hint> hints = new HashMap<>();
 
     /**
      * Creates an allocator with {@link #DEFAULT_MAX_ATTEMPTS}.
      *
-     * @param client a started client monitoring Logical_Router, Logical_Router_Port, NAT,
-     *     Load_Balancer and Logical_Switch
+     * @param client a client monitoring Logical_Router_Port, NAT and Load_Balancer (and, for
+     *     {@link EipView}, Logical_Router and Logical_Switch)
      */
     public EipAllocator(OvsdbClient client) {
         this(client, DEFAULT_MAX_ATTEMPTS);
@@ -82,8 +95,8 @@ public final class EipAllocator {
     /**
      * Creates an allocator.
      *
-     * @param client a started client monitoring the tables listed for {@link #EipAllocator(OvsdbClient)}
-     * @param maxAttempts how many claims one allocation may try before giving up, at least 1
+     * @param client a client monitoring the tables listed for {@link #EipAllocator(OvsdbClient)}
+     * @param maxAttempts how many transactions one batch of claims may try before giving up, at least 1
      */
     public EipAllocator(OvsdbClient client, int maxAttempts) {
         if (maxAttempts < 1) {
@@ -91,6 +104,7 @@ public final class EipAllocator {
         }
         this.client = client;
         this.maxAttempts = maxAttempts;
+        this.index = new EipIndex(client.cache());
     }
 
     /**
@@ -98,15 +112,15 @@ public final class EipAllocator {
      * free one.
      *
      * @param request the port, owner (the claim key), family and exclusions
-     * @return the held address, or the newly claimed one once the claim is committed and in the
-     *     client's cache; fails with {@link EipExhaustedException} when no address is free,
-     *     {@link EipConflictException} when every attempt raced with a concurrent change,
-     *     {@link IllegalArgumentException} when the port does not exist or has no network of the
-     *     family, {@link IllegalStateException} when the owner's held address lies outside the
-     *     port's networks, or the client's transaction errors
+     * @return the held address, or the newly claimed one once the claim is committed; fails with
+     *     {@link EipExhaustedException} when no address is free, {@link EipConflictException} when
+     *     every attempt raced with another process's claim, {@link IllegalArgumentException} when
+     *     the port does not exist or has no network of the family, {@link IllegalStateException}
+     *     when the owner's held address lies outside the port's networks, or the client's
+     *     transaction errors
      */
     public CompletableFuture<InetAddress> allocate(EipRequest request) {
-        return attempt(request, 1);
+        return submit(new Pending(request, Optional.empty(), new CompletableFuture<>()));
     }
 
     /**
@@ -125,11 +139,109 @@ public final class EipAllocator {
     }
 
     /**
+     * Claims one given address of the request's port for its owner, in the same batches as
+     * {@link #allocate}. The request's family and exclusions are not consulted: the address
+     * says its family, and an address asked for by name is not excluded. Other addresses the
+     * owner holds stay claimed.
+     *
+     * @param request the port and owner
+     * @param address the address wanted
+     * @return the address once claimed (at once when the owner already holds it); fails with
+     *     {@link EipClaimedException} when another owner claims it or the router uses it,
+     *     {@link IllegalArgumentException} when the port does not exist or no network of it
+     *     contains the address, {@link EipConflictException} as for {@link #allocate}
+     */
+    public CompletableFuture<InetAddress> claim(EipRequest request, InetAddress address) {
+        return submit(new Pending(request, Optional.of(address), new CompletableFuture<>()));
+    }
+
+    /**
+     * The addresses an owner holds on a port, of either family, lowest first, from the index (no
+     * claim map is read).
+     *
+     * @param port the Logical_Router_Port's name
+     * @param owner the owner
+     * @return the addresses, empty when none
+     */
+    public List<InetAddress> held(String port, String owner) {
+        return index.held(port, owner);
+    }
+
+    /**
+     * The owners with at least one claim on a port.
+     *
+     * @param port the Logical_Router_Port's name
+     * @return the owners, each once
+     */
+    public Set<String> owners(String port) {
+        return index.owners(port);
+    }
+
+    /**
+     * The owners claiming an address, on any port, from the index.
+     *
+     * @param ip the address
+     * @return the owners, empty when it is unclaimed
+     */
+    public List<String> holders(InetAddress ip) {
+        return List.copyOf(index.claimsOf(ip).values());
+    }
+
+    /**
+     * Hands every claim an owner holds on a port to another owner in one transaction, so that the
+     * addresses stay claimed throughout. The transaction first waits (timeout 0) for the claims
+     * to be as read, so one meanwhile released or handed elsewhere fails it rather than being
+     * claimed anew.
+     *
+     * @param port the Logical_Router_Port's name
+     * @param from the current owner
+     * @param to the new owner
+     * @return true once handed over, false when {@code from} held nothing there
+     */
+    public CompletableFuture<Boolean> transfer(String port, String from, String to) {
+        List<InetAddress> held = index.held(port, from);
+        if (held.isEmpty()) {
+            return CompletableFuture.completedFuture(false);
+        }
+        Map<String, String> old = new TreeMap<>();
+        Map<String, String> now = new TreeMap<>();
+        held.forEach(ip -> {
+            old.put(EipClaim.key(ip), from);
+            now.put(EipClaim.key(ip), to);
+        });
+        Condition named = LogicalRouterPort.NAME.eq(port);
+        Transaction tx = client.transaction()
+                .add(Operations.wait(LogicalRouterPort.TABLE.name()).where(named, LogicalRouterPort.EXTERNAL_IDS.includes(old))
+                        .columns("name").until(Wait.Until.EQ).timeout(0).row(Map.of("name", port)))
+                .add(Operations.mutate(LogicalRouterPort.TABLE.name()).where(named)
+                        .mutation(LogicalRouterPort.EXTERNAL_IDS.deleteEntries(old)))
+                .add(Operations.mutate(LogicalRouterPort.TABLE.name()).where(named)
+                        .mutation(LogicalRouterPort.EXTERNAL_IDS.insert(now)))
+                .build();
+        return client.transact(tx).thenApply(result -> {
+            Map<InetAddress, String> claims = new LinkedHashMap<>();
+            held.forEach(ip -> claims.put(ip, to));
+            index.claimed(port, claims);
+            return true;
+        });
+    }
+
+    /**
+     * The parseable networks of a port, from the index.
+     *
+     * @param port the Logical_Router_Port's name
+     * @return its networks, empty when there is no such port
+     */
+    public List<IpNetwork> networks(String port) {
+        return index.port(port).map(EipIndex.PortState::parsed).orElse(List.of());
+    }
+
+    /**
      * Removes every claim of an address. The address is free again unless a NAT rule or VIP
      * still uses it.
      *
      * @param ip an IPv4 or IPv6 literal
-     * @return true once a claim was removed and the cache shows it, false when there was none
+     * @return true once a claim was removed, false when there was none
      */
     public CompletableFuture<Boolean> release(String ip) {
         InetAddress address;
@@ -138,18 +250,20 @@ public final class EipAllocator {
         } catch (IllegalArgumentException e) {
             return CompletableFuture.failedFuture(e);
         }
-        List<EipClaim> held = EipSnapshot.read(client.cache()).claims().stream()
-                .filter(c -> c.ip().equals(address)).toList();
+        Map<String, String> held = index.claimsOf(address);
         if (held.isEmpty()) {
             return CompletableFuture.completedFuture(false);
         }
         Transaction.Builder tx = client.transaction();
-        for (EipClaim claim : held) {
+        for (String port : held.keySet()) {
             tx.add(Operations.mutate(LogicalRouterPort.TABLE.name())
-                    .where(LogicalRouterPort.NAME.eq(claim.port()))
+                    .where(LogicalRouterPort.NAME.eq(port))
                     .mutation(LogicalRouterPort.EXTERNAL_IDS.delete(EipClaim.key(address))));
         }
-        return client.transact(tx.build()).thenApply(result -> true);
+        return client.transact(tx.build()).thenApply(result -> {
+            held.keySet().forEach(port -> index.released(port, Set.of(address)));
+            return true;
+        });
     }
 
     /**
@@ -169,22 +283,25 @@ public final class EipAllocator {
      * together, so an address meanwhile released and claimed by another owner is left alone.
      *
      * @param request the port, owner and family; exclusions are ignored
-     * @return true once a claim was removed and the cache shows it, false when the owner held none
+     * @return true once a claim was removed, false when the owner held none
      */
     public CompletableFuture<Boolean> release(EipRequest request) {
-        List<EipClaim> held = EipSnapshot.read(client.cache()).claims().stream()
-                .filter(c -> holds(c, request)).toList();
+        List<InetAddress> held = index.held(request.port(), request.owner()).stream()
+                .filter(ip -> IpFamily.of(ip) == request.family()).toList();
         if (held.isEmpty()) {
             return CompletableFuture.completedFuture(false);
         }
         Map<String, String> entries = new TreeMap<>();
-        held.forEach(c -> entries.put(EipClaim.key(c.ip()), c.owner()));
+        held.forEach(ip -> entries.put(EipClaim.key(ip), request.owner()));
         Transaction tx = client.transaction()
                 .add(Operations.mutate(LogicalRouterPort.TABLE.name())
                         .where(LogicalRouterPort.NAME.eq(request.port()))
                         .mutation(LogicalRouterPort.EXTERNAL_IDS.deleteEntries(entries)))
                 .build();
-        return client.transact(tx).thenApply(result -> true);
+        return client.transact(tx).thenApply(result -> {
+            index.released(request.port(), Set.copyOf(held));
+            return true;
+        });
     }
 
     /**
@@ -199,7 +316,8 @@ public final class EipAllocator {
     }
 
     /**
-     * Counts the attempts repeated after a conflict, across all allocations of this allocator.
+     * Counts the batches planned again after another process's claim or a renumbered port
+     * refused their transaction, across the life of this allocator.
      *
      * @return the number of retries so far
      */
@@ -207,100 +325,177 @@ public final class EipAllocator {
         return retries.get();
     }
 
-    private CompletableFuture<InetAddress> attempt(EipRequest request, int attempt) {
-        Claim claim;
-        try {
-            claim = plan(request);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
+    /**
+     * Counts the claim transactions sent (each claiming a whole batch), across the life of this
+     * allocator.
+     *
+     * @return the number of claim transactions so far
+     */
+    public long transactions() {
+        return transactions.get();
+    }
+
+    /** Stops following the client's updates; the allocator must not be used afterwards. */
+    @Override
+    public void close() {
+        index.close();
+    }
+
+    private CompletableFuture<InetAddress> submit(Pending pending) {
+        boolean start;
+        synchronized (queueLock) {
+            queue.add(pending);
+            start = !running;
+            running = true;
         }
-        if (claim.transaction().isEmpty()) {
-            return CompletableFuture.completedFuture(claim.ip());
+        if (start) {
+            // Planned off the caller's thread: the caller may be a client's callback.
+            CompletableFuture.runAsync(this::nextBatch);
         }
-        return client.transact(claim.transaction().get()).handle((result, error) -> {
-            if (error == null) {
-                return CompletableFuture.completedFuture(claim.ip());
+        return pending.future();
+    }
+
+    /** Claims everything queued, then looks for more; only one batch is ever in flight. */
+    private void nextBatch() {
+        List<Pending> batch;
+        synchronized (queueLock) {
+            if (queue.isEmpty()) {
+                running = false;
+                return;
             }
+            batch = queue;
+            queue = new ArrayList<>();
+        }
+        CompletableFuture<Void> done;
+        try {
+            done = attempt(batch, 1);
+        } catch (RuntimeException e) {
+            batch.forEach(p -> p.future().completeExceptionally(e));
+            done = CompletableFuture.completedFuture(null);
+        }
+        done.whenCompleteAsync((ok, error) -> {
+            if (error != null) {
+                batch.forEach(p -> p.future().completeExceptionally(Futures.unwrap(error)));
+            }
+            nextBatch();
+        });
+    }
+
+    private CompletableFuture<Void> attempt(List<Pending> batch, int attempt) {
+        Plan plan = plan(batch);
+        if (plan.claims().isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        transactions.incrementAndGet();
+        return client.transact(plan.transaction(client)).handleAsync((result, error) -> {
+            if (error == null) {
+                plan.claims().forEach((port, claims) -> index.claimed(port, claims.entries()));
+                plan.chosen().forEach((p, ip) -> p.future().complete(ip));
+                return CompletableFuture.<Void>completedFuture(null);
+            }
+            hints.clear();
+            List<Pending> open = List.copyOf(plan.chosen().keySet());
             Throwable cause = Futures.unwrap(error);
             if (!(cause instanceof WaitTimedOutException)) {
-                return CompletableFuture.<InetAddress>failedFuture(cause);
+                open.forEach(p -> p.future().completeExceptionally(cause));
+                return CompletableFuture.<Void>completedFuture(null);
             }
             if (attempt >= maxAttempts) {
-                return CompletableFuture.<InetAddress>failedFuture(new EipConflictException(request.port(), attempt, cause));
+                open.forEach(p -> p.future().completeExceptionally(new EipConflictException(p.request().port(), attempt, cause)));
+                return CompletableFuture.<Void>completedFuture(null);
             }
             retries.incrementAndGet();
-            // The winner's update may reach our cache just after our failure: pause before
-            // re-reading, randomized so that racing allocators spread out.
-            long pause = PAUSE_STEP_MILLIS * attempt + ThreadLocalRandom.current().nextLong(PAUSE_STEP_MILLIS);
-            return CompletableFuture.supplyAsync(() -> attempt(request, attempt + 1),
-                    CompletableFuture.delayedExecutor(pause, TimeUnit.MILLISECONDS)).thenCompose(Function.identity());
+            // The other claim is committed; the reply to a later transaction comes after its
+            // update, so the cache has it when the comment returns: re-read the ports from it.
+            return client.transact(client.transaction().add(Operations.comment("ovnj EIP allocator catching up")).build())
+                    .thenComposeAsync(caughtUp -> attempt(open, attempt + 1));
         }).thenCompose(Function.identity());
     }
 
-    private Claim plan(EipRequest request) {
-        EipSnapshot nb = EipSnapshot.read(client.cache());
-        LogicalRouterPort port = nb.port(request.port())
+    /**
+     * Decides each request of the batch: those already held, or refused, are answered at once;
+     * the others get distinct addresses to claim.
+     */
+    private Plan plan(List<Pending> batch) {
+        Map<Pending, InetAddress> chosen = new LinkedHashMap<>();
+        Map<String, PortClaims> claims = new LinkedHashMap<>();
+        Map<InetAddress, String> taken = new HashMap<>();
+        // The ports claimed on are read from the cache once per batch: the transaction's guard
+        // is their row exactly as the batch was planned from.
+        Map<String, EipIndex.PortState> read = new HashMap<>();
+        batch.stream().map(p -> p.request().port()).distinct().forEach(port -> index.refresh(port).ifPresent(s -> read.put(port, s)));
+        for (Pending p : batch) {
+            try {
+                Decision d = decide(p, read, taken);
+                if (d.claim()) {
+                    taken.put(d.ip(), p.request().owner());
+                    claims.computeIfAbsent(p.request().port(), port -> new PortClaims(read.get(port), new LinkedHashMap<>()))
+                            .entries().put(d.ip(), p.request().owner());
+                    chosen.put(p, d.ip());
+                } else {
+                    p.future().complete(d.ip());
+                }
+            } catch (RuntimeException e) {
+                p.future().completeExceptionally(e);
+            }
+        }
+        return new Plan(chosen, claims);
+    }
+
+    private Decision decide(Pending p, Map<String, EipIndex.PortState> read, Map<InetAddress, String> taken) {
+        EipRequest request = p.request();
+        EipIndex.PortState port = Optional.ofNullable(read.get(request.port()))
                 .orElseThrow(() -> new IllegalArgumentException("no Logical_Router_Port named " + request.port()));
-        List<IpNetwork> networks = port.networks().stream().map(IpNetwork::parse)
-                .filter(n -> n.family() == request.family()).toList();
+        IpFamily family = p.wanted().map(IpFamily::of).orElse(request.family());
+        List<IpNetwork> networks = port.networks(family);
         if (networks.isEmpty()) {
             throw new IllegalArgumentException("Logical_Router_Port " + request.port() + " has no "
-                    + request.family() + " network in " + port.networks());
+                    + family + " network in " + port.networks());
         }
-        Optional<InetAddress> held = held(nb, request, networks);
-        if (held.isPresent()) {
-            return new Claim(held.get(), Optional.empty());
+        List<InetAddress> held = index.held(request.port(), request.owner()).stream().filter(ip -> IpFamily.of(ip) == family).toList();
+        if (p.wanted().isPresent()) {
+            InetAddress ip = p.wanted().get();
+            if (held.contains(ip) || request.owner().equals(taken.get(ip))) {
+                return new Decision(ip, request.owner().equals(taken.get(ip)));
+            }
+            Optional<String> other = index.claimsOf(ip).values().stream().filter(o -> !o.equals(request.owner())).findFirst()
+                    .or(() -> Optional.ofNullable(taken.get(ip)));
+            if (other.isPresent()) {
+                throw new EipClaimedException(ip, other.get());
+            }
+            if (networks.stream().noneMatch(n -> n.contains(ip))) {
+                throw new IllegalArgumentException(IpAddresses.format(ip) + " is not in a network of router port " + request.port());
+            }
+            if (index.routerUses(ip)) {
+                throw new EipClaimedException(ip, EipClaimedException.ROUTER);
+            }
+            return new Decision(ip, true);
         }
-        IpNetwork network = networks.get(0);
-        InetAddress ip = firstFree(network, nb.usedAddresses(), request.exclude())
-                .orElseThrow(() -> new EipExhaustedException(network, request.port()));
-        Transaction tx = client.transaction()
-                .add(unchanged(LogicalRouterPort.TABLE.name(), List.of("networks", "external_ids"), nb.ports().stream()
-                        .map(p -> Map.<String, Object>of(
-                                "networks", LogicalRouterPort.NETWORKS.toUntyped(p.networks()),
-                                "external_ids", LogicalRouterPort.EXTERNAL_IDS.toUntyped(p.externalIds())))
-                        .toList()))
-                .add(unchanged(Nat.TABLE.name(), List.of("external_ip"), nb.nats().stream()
-                        .map(n -> Map.<String, Object>of("external_ip", n.externalIp())).toList()))
-                .add(unchanged(LoadBalancer.TABLE.name(), List.of("vips"), nb.loadBalancers().stream()
-                        .map(lb -> Map.<String, Object>of("vips", LoadBalancer.VIPS.toUntyped(lb.vips()))).toList()))
-                .add(Operations.mutate(LogicalRouterPort.TABLE.name())
-                        .where(Condition.eq("_uuid", port.uuid().orElseThrow()))
-                        .mutation(LogicalRouterPort.EXTERNAL_IDS.insert(EipClaim.key(ip), request.owner())))
-                .build();
-        return new Claim(ip, Optional.of(tx));
-    }
-
-    /**
-     * The lowest address the owner already holds on the port in one of its networks of the
-     * family; fails when every address the owner holds there lies outside them.
-     */
-    private static Optional<InetAddress> held(EipSnapshot nb, EipRequest request, List<IpNetwork> networks) {
-        List<InetAddress> held = nb.claims().stream().filter(c -> holds(c, request)).map(EipClaim::ip)
-                .sorted(Comparator.comparing(IpAddresses::toInteger)).toList();
         Optional<InetAddress> inNetwork = held.stream().filter(ip -> networks.stream().anyMatch(n -> n.contains(ip))).findFirst();
-        if (inNetwork.isEmpty() && !held.isEmpty()) {
+        if (inNetwork.isPresent()) {
+            return new Decision(inNetwork.get(), false);
+        }
+        if (!held.isEmpty()) {
             throw new IllegalStateException(request.owner() + " holds " + held.stream().map(IpAddresses::format).toList()
-                    + " on Logical_Router_Port " + request.port() + ", outside its " + request.family() + " networks "
+                    + " on Logical_Router_Port " + request.port() + ", outside its " + family + " networks "
                     + networks + "; release the claim to allocate a new address");
         }
-        return inNetwork;
-    }
-
-    /** Whether a claim is one the request's claim key (owner, port, family) holds. */
-    private static boolean holds(EipClaim claim, EipRequest request) {
-        return claim.owner().equals(request.owner()) && claim.port().equals(request.port())
-                && IpFamily.of(claim.ip()) == request.family();
-    }
-
-    /** The wait that fails the transaction at once unless a whole table's projection is still {@code rows}. */
-    private static Wait unchanged(String table, List<String> columns, List<Map<String, Object>> rows) {
-        Wait wait = Operations.wait(table).columns(columns.toArray(String[]::new)).until(Wait.Until.EQ).timeout(0);
-        // ovsdb-server compares the rows as sets, so duplicates add nothing.
-        for (Map<String, Object> row : rows.stream().distinct().toList()) {
-            wait = wait.row(row);
+        // The same owner twice in one batch: one claim, both answered with it.
+        for (Map.Entry<InetAddress, String> t : taken.entrySet()) {
+            if (t.getValue().equals(request.owner()) && IpFamily.of(t.getKey()) == family
+                    && networks.stream().anyMatch(n -> n.contains(t.getKey()))) {
+                return new Decision(t.getKey(), true);
+            }
         }
-        return wait;
+        IpNetwork network = networks.get(0);
+        HintKey key = new HintKey(request.port(), network, request.exclude());
+        Hint hint = hints.get(key);
+        long freed = index.freed();
+        BigInteger from = hint != null && hint.freed() == freed ? hint.next() : IpAddresses.toInteger(network.hosts().first());
+        InetAddress ip = firstFree(network, from, a -> index.used(a) || taken.containsKey(a), request.exclude())
+                .orElseThrow(() -> new EipExhaustedException(network, request.port()));
+        hints.put(key, new Hint(IpAddresses.toInteger(ip).add(BigInteger.ONE), freed));
+        return new Decision(ip, true);
     }
 
     /**
@@ -309,16 +504,21 @@ public final class EipAllocator {
      * ranges, not by the size of the network.
      */
     static Optional<InetAddress> firstFree(IpNetwork network, Set<InetAddress> used, List<IpRange> exclude) {
+        return firstFree(network, IpAddresses.toInteger(network.hosts().first()), used::contains, exclude);
+    }
+
+    /** As {@link #firstFree(IpNetwork, Set, List)}, from {@code from} on (every lower host address known taken). */
+    private static Optional<InetAddress> firstFree(IpNetwork network, BigInteger from, Predicate<InetAddress> used, List<IpRange> exclude) {
         IpRange hosts = network.hosts();
         int bits = IpAddresses.bits(network.address());
-        BigInteger candidate = IpAddresses.toInteger(hosts.first());
+        BigInteger candidate = from;
         BigInteger end = IpAddresses.toInteger(hosts.last());
         while (candidate.compareTo(end) <= 0) {
             InetAddress ip = IpAddresses.fromInteger(candidate, bits);
             Optional<IpRange> excluded = exclude.stream().filter(r -> r.contains(ip)).findFirst();
             if (excluded.isPresent()) {
                 candidate = IpAddresses.toInteger(excluded.get().last()).add(BigInteger.ONE);
-            } else if (used.contains(ip)) {
+            } else if (used.test(ip)) {
                 candidate = candidate.add(BigInteger.ONE);
             } else {
                 return Optional.of(ip);
@@ -327,7 +527,61 @@ public final class EipAllocator {
         return Optional.empty();
     }
 
-    /** An address and the transaction that claims it, none when the owner already holds it. */
-    private record Claim(InetAddress ip, Optional<Transaction> transaction) {
+    /** A request waiting in the queue: an allocation, or a claim of the wanted address. */
+    private record Pending(EipRequest request, Optional<InetAddress> wanted, CompletableFuture<InetAddress> future) {
+        // Identity, not value, equality: two equal requests are two callers, each answered.
+        @Override
+        public boolean equals(Object o) {
+            return this == o;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(this);
+        }
+    }
+
+    /** The answer for one request: an address, and whether it still has to be claimed. */
+    private record Decision(InetAddress ip, boolean claim) {
+    }
+
+    /** The claims planned on one port, and the port as read. */
+    private record PortClaims(EipIndex.PortState port, Map<InetAddress, String> entries) {
+    }
+
+    /** A batch's claims by port, and the address each waiting request gets once they commit. */
+    private record Plan(Map<Pending, InetAddress> chosen, Map<String, PortClaims> claims) {
+        /**
+         * Per port: wait (timeout 0) for its {@code networks} and {@code external_ids} to be
+         * exactly as planned from, then insert the claims, then wait for the row to include
+         * every one of them with its owner. Another process's claim in between, even one for the
+         * same owner, or a renumbered port fails the whole transaction; so does a planned address
+         * that the index, behind the cache, showed free (the insert leaves a present key alone).
+         */
+        Transaction transaction(OvsdbClient client) {
+            Transaction.Builder tx = client.transaction();
+            for (PortClaims pc : claims.values()) {
+                Map<String, String> entries = new TreeMap<>();
+                pc.entries().forEach((ip, owner) -> entries.put(EipClaim.key(ip), owner));
+                Condition port = Condition.eq("_uuid", pc.port().uuid());
+                tx.add(Operations.wait(LogicalRouterPort.TABLE.name()).where(port)
+                        .columns("networks", "external_ids").until(Wait.Until.EQ).timeout(0)
+                        .row(Map.of("networks", LogicalRouterPort.NETWORKS.toUntyped(pc.port().networks()),
+                                "external_ids", LogicalRouterPort.EXTERNAL_IDS.toUntyped(pc.port().externalIds()))));
+                tx.add(Operations.mutate(LogicalRouterPort.TABLE.name()).where(port)
+                        .mutation(LogicalRouterPort.EXTERNAL_IDS.insert(entries)));
+                tx.add(Operations.wait(LogicalRouterPort.TABLE.name()).where(port, LogicalRouterPort.EXTERNAL_IDS.includes(entries))
+                        .columns("networks").until(Wait.Until.EQ).timeout(0)
+                        .row(Map.of("networks", LogicalRouterPort.NETWORKS.toUntyped(pc.port().networks()))));
+            }
+            return tx.build();
+        }
+    }
+
+    private record HintKey(String port, IpNetwork network, List<IpRange> exclude) {
+    }
+
+    /** Every host address below {@code next} was taken when the index's freed count was {@code freed}. */
+    private record Hint(BigInteger next, long freed) {
     }
 }
