@@ -206,24 +206,36 @@ class HealthCheckIT {
     }
 
     @Test
-    void aRouterPortsAddressIsAHealthCheckSourceFromOvn2603On() throws Exception {
-        LoadBalancerSpec router = LoadBalancerSpec.builder("router").switches("ls-int")
+    void aRouterPortsAddressIsAHealthCheckSourceFromOvn2603OnForALoadBalancerOnItsRouter() throws Exception {
+        LoadBalancerSpec router = LoadBalancerSpec.builder("router").routers("lr0").switches("ls-int")
                 .vip(VipSpec.tcp("172.16.0.104:80", "10.0.0.2:80").withHealthCheck(HealthCheck.DEFAULTS.withSourceIp("10.0.0.1"))).build();
-        SpecStatus st = engine.apply("lrp-source", List.of(router)).get(30, TimeUnit.SECONDS).statuses().get("router");
+        // The same source for a load balancer not on lr0: northd would answer ARP for lr0's address on the switch itself.
+        LoadBalancerSpec switchOnly = LoadBalancerSpec.builder("switch-only").switches("ls-int")
+                .vip(VipSpec.tcp("172.16.0.109:80", "10.0.0.2:80").withHealthCheck(HealthCheck.DEFAULTS.withSourceIp("10.0.0.1"))).build();
+        Map<String, SpecStatus> st = engine.apply("lrp-source", List.of(router, switchOnly)).get(30, TimeUnit.SECONDS).statuses();
         if (OvnRelease.current().ovnAtLeast(26, 3)) {
-            assertThat(st.state()).as(st.reasons().toString()).isEqualTo(SpecStatus.State.APPLIED);
+            assertThat(st.get("router").state()).as(st.get("router").reasons().toString()).isEqualTo(SpecStatus.State.APPLIED);
             assertThat(nbctl.run("--bare", "--columns=ip_port_mappings", "find", "load_balancer", "name=router-tcp").trim())
                     .isEqualTo("10.0.0.2=web1:10.0.0.1");
             central.sync();
-            // ovn-northd accepts it: the service monitor probes from the router port's address.
-            eventually(() -> sbctl.run("--bare", "--columns=src_ip", "find", "service_monitor", "ip=10.0.0.2", "port=80")
-                    .contains("10.0.0.1"));
+            // ovn-northd accepts it: the service monitor probes from the router port's address and MAC.
+            eventually(() -> sbctl.run("--bare", "--columns=src_ip,src_mac", "find", "service_monitor", "ip=10.0.0.2", "port=80")
+                    .contains("10.0.0.1") && sbctl.run("--bare", "--columns=src_mac", "find", "service_monitor", "ip=10.0.0.2", "port=80")
+                    .contains("00:00:00:00:01:02"));
+            assertThat(st.get("switch-only").state()).isEqualTo(SpecStatus.State.INVALID);
+            assertThat(st.get("switch-only").reason()).isEqualTo("health-check source 10.0.0.1 for backend 10.0.0.2 of 172.16.0.109:80 is"
+                    + " the address of router port lrp-int on switch ls-int, whose router this load balancer is not on; OVN probes from a"
+                    + " router port's address only for a load balancer on that router: add its router to routers, or use an unused"
+                    + " address of the subnet");
         } else {
-            assertThat(st.state()).isEqualTo(SpecStatus.State.INVALID);
-            assertThat(st.reason()).contains("source 10.0.0.1").contains("router port lrp-int")
-                    .contains("needs OVN 26.03 or later; the connected OVN is " + OvnRelease.current().ovnVersion().substring(0, 5));
+            for (SpecStatus s : st.values()) {
+                assertThat(s.state()).isEqualTo(SpecStatus.State.INVALID);
+                assertThat(s.reason()).contains("source 10.0.0.1").contains("router port lrp-int")
+                        .contains("needs OVN 26.03 or later; the connected OVN is " + OvnRelease.current().ovnVersion().substring(0, 5));
+            }
             assertThat(nbctl.run("--bare", "--columns=name", "find", "load_balancer", "name=router-tcp").trim()).isEmpty();
         }
+        assertThat(nbctl.run("--bare", "--columns=name", "find", "load_balancer", "name=switch-only-tcp").trim()).isEmpty();
         engine.apply("lrp-source", List.of()).get(30, TimeUnit.SECONDS);
     }
 

@@ -59,7 +59,7 @@ class HealthCheckSourceIT {
         sbctl.addChassis("hv1", "127.0.0.1");
         central.sync();
         sbctl.run("lsp-bind", "a1", "hv1", "--", "lsp-bind", "r1", "hv1");
-        nb = OvsdbClient.builder().remotes(central.northbound().remote()).monitor(LoadBalancerEngine.monitorRequest()).build();
+        nb = northbound();
         sb = OvsdbClient.builder().remotes(central.southbound().remote()).database("OVN_Southbound")
                 .monitor(LoadBalancerEngine.southboundMonitorRequest()).build();
         engine = LoadBalancerEngine.builder(nb).southbound(sb).build().start();
@@ -94,7 +94,7 @@ class HealthCheckSourceIT {
     void aSwitchLoadBalancerProbesFromTheHighestFreeAddressWhichMovesWhenAPortTakesItAndSurvivesARestart() throws Exception {
         String owner = "sw";
         // An engine of its own, to be restarted (the class's engine would keep the owner's lock).
-        OvsdbClient nb1 = OvsdbClient.builder().remotes(central.northbound().remote()).monitor(LoadBalancerEngine.monitorRequest()).build();
+        OvsdbClient nb1 = northbound();
         try (LoadBalancerEngine first = LoadBalancerEngine.builder(nb1).build().start()) {
             nb1.startAndWait(WAIT);
             SpecStatus st = first.apply(owner, List.of(onSwitchA(owner))).get(30, TimeUnit.SECONDS).statuses().get(owner);
@@ -129,7 +129,7 @@ class HealthCheckSourceIT {
         }
 
         // A restarted engine (a new client and engine) finds the same sources and writes nothing.
-        OvsdbClient nb2 = OvsdbClient.builder().remotes(central.northbound().remote()).monitor(LoadBalancerEngine.monitorRequest()).build();
+        OvsdbClient nb2 = northbound();
         try (LoadBalancerEngine restarted = LoadBalancerEngine.builder(nb2).build().start()) {
             nb2.startAndWait(WAIT);
             SpecStatus again = restarted.apply(owner, List.of(onSwitchA(owner))).get(30, TimeUnit.SECONDS).statuses().get(owner);
@@ -199,6 +199,10 @@ class HealthCheckSourceIT {
         Await.until(WAIT, "applied", () -> engine.status(owner).get(owner).state() == SpecStatus.State.APPLIED);
         assertThat(mappings(owner)).isEqualTo("10.3.0.2=x1:10.3.0.6");
         engine.apply(owner, List.of()).get(30, TimeUnit.SECONDS);
+    }
+
+    private OvsdbClient northbound() {
+        return OvsdbClient.builder().remotes(central.northbound().remote()).monitor(LoadBalancerEngine.monitorRequest()).build();
     }
 
     private String mappings(String spec) {

@@ -3,6 +3,7 @@ package dev.ovnj.lb.internal;
 import dev.ovnj.lb.BackendHealthView;
 import dev.ovnj.lb.HealthCheckSource;
 import dev.ovnj.lb.OvnFeatures;
+import dev.ovnj.lb.plan.DesiredRow;
 import dev.ovnj.lb.spec.Endpoint;
 import dev.ovnj.lb.spec.HealthCheck;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
@@ -181,9 +182,18 @@ public final class HealthChecks {
             this.ports = cache.findTable("Logical_Switch_Port");
         }
 
-        /** The canonical addresses of the backends of checked VIPs: the only ones looked for in the ports. */
+        /**
+         * The canonical addresses of the backends of checked VIPs, of the given sources and of the
+         * sources mapped now: the only ones looked for in the ports.
+         */
         private Set<String> wanted() {
             Set<String> out = new HashSet<>();
+            mapped.values().forEach(value -> {
+                String src = sourceOf(value);
+                if (src != null) {
+                    out.add(src);
+                }
+            });
             for (VipSpec v : spec.vips()) {
                 if (v.healthCheck().isPresent()) {
                     v.backends().forEach(b -> out.add(Endpoint.parse(b).host()));
@@ -200,7 +210,7 @@ public final class HealthChecks {
             Map<String, String> mappedBy = new LinkedHashMap<>();
             List<String> invalid = new ArrayList<>();
             List<String> waiting = new ArrayList<>();
-            Map<String, String> mapped = mappedNow(protocol);
+            mapped = mappedNow(protocol);
             for (VipSpec v : spec.vips()) {
                 if (v.protocol() != protocol || v.healthCheck().isEmpty()) {
                     continue;
@@ -234,13 +244,17 @@ public final class HealthChecks {
             return new Resolution(checks, mappings, invalid, waiting, sources, watched);
         }
 
-        /** The row's {@code ip_port_mappings} now (the spec's row of this protocol), for the sources already chosen. */
+        /**
+         * The {@code ip_port_mappings} of the spec's row of this protocol now, for the sources already
+         * chosen (a foreign row of the same name does not count).
+         */
         private Map<String, String> mappedNow(Protocol protocol) {
             String rowName = spec.name() + "-" + protocol.wireValue();
             Optional<TableCache> lbs = cache.findTable("Load_Balancer");
             if (lbs.isPresent()) {
                 for (Row r : lbs.get().lookup(LB_BY_NAME, rowName)) {
-                    if (r.get("ip_port_mappings") instanceof Map<?, ?> m && !m.isEmpty()) {
+                    if (r.get("ip_port_mappings") instanceof Map<?, ?> m && !m.isEmpty() && r.get("external_ids") instanceof Map<?, ?> ids
+                            && spec.name().equals(ids.get(DesiredRow.SPEC_KEY))) {
                         Map<String, String> out = new HashMap<>();
                         m.forEach((k, val) -> out.put(String.valueOf(k), String.valueOf(val)));
                         return out;
@@ -250,6 +264,8 @@ public final class HealthChecks {
             return Map.of();
         }
 
+        /** The row's ip_port_mappings now, read by {@link #resolve}. */
+        private Map<String, String> mapped = Map.of();
         /** The source of the backend {@link #backend} mapped last. */
         private HealthCheckSource lastSource;
         private final Map<String, HealthCheckSource> sources = new TreeMap<>();
@@ -338,8 +354,16 @@ public final class HealthChecks {
             }
             String holder = portWithAddress(sw, src);
             if (holder != null && holder.startsWith(ROUTER_PORT) && routerPortSources()) {
-                // OVN 26.03 probes from a router port's own address on the backend's switch.
-                return null;
+                // OVN 26.03 probes from a router port's own address on the backend's switch, but only
+                // for a load balancer on that port's router; for any other it would answer ARP for the
+                // router's address on the switch itself (ovn-northd, ovn_northd_lb_backend_set_mon_port).
+                Row lrp = routerPorts(sw).stream().filter(p -> PortAddresses.isRouterPortAddress(p, src)).findFirst().orElseThrow();
+                if (onSpecRouter(lrp)) {
+                    return null;
+                }
+                return " is the address of " + holder + " on switch " + swName + ", whose router this load balancer is not on;"
+                        + " OVN probes from a router port's address only for a load balancer on that router: add its router to"
+                        + " routers, or use an unused address of the subnet";
             }
             if (holder != null && holder.startsWith(ROUTER_PORT)) {
                 return " is the address of " + holder + " on switch " + swName + "; " + OvnFeatures.ROUTER_PORT_HEALTH_CHECK_SOURCE.what()
@@ -359,11 +383,11 @@ public final class HealthChecks {
          */
         private String chosen(VipSpec v, Endpoint be, Row sw, String mappedNow, List<String> invalid) {
             List<Object> memo = List.of(sw.uuid(), be.isIpv6());
-            String kept = mappedSource(mappedNow, be);
-            // Kept while a port has not taken it since (the ports looked up by address are only the
-            // backends' and given sources', so the switch's addresses are asked here).
-            if (kept != null && sourceProblem(sw, IpAddresses.parse(kept), be) == null
-                    && (!usedOn(sw).contains(kept) || kept.equals(routerPortSource(sw, be)))) {
+            String kept = mappedNow == null ? null : sourceOf(mappedNow);
+            // Kept while it is of the family, in the subnet, and no port has taken it since (the
+            // mapped sources are among the addresses looked up in the ports).
+            if (kept != null && IpAddresses.sameFamily(IpAddresses.parse(kept), be.address())
+                    && sourceProblem(sw, IpAddresses.parse(kept), be) == null) {
                 chosenOn.putIfAbsent(memo, kept);
                 return kept;
             }
@@ -398,25 +422,27 @@ public final class HealthChecks {
             return picked;
         }
 
-        /** The source of a backend's ip_port_mappings entry ({@code port:source}, {@code port:[source]}), canonical, or null. */
-        private static String mappedSource(String mappedNow, Endpoint be) {
-            if (mappedNow == null) {
-                return null;
-            }
-            int colon = mappedNow.indexOf(':');
+        /**
+         * The source of an ip_port_mappings value ({@code port:source}, {@code port:[source]}),
+         * canonical, or null when it has none the engine would have written (e.g. a remote
+         * endpoint's {@code :zone} of OVN 26.03).
+         */
+        private static String sourceOf(String value) {
+            int colon = value.indexOf(':');
             if (colon < 0) {
                 return null;
             }
-            String src = mappedNow.substring(colon + 1);
+            String src = value.substring(colon + 1);
             if (src.startsWith("[") && src.indexOf(']') > 0) {
-                src = src.substring(1, src.indexOf(']'));
-            } else if (!be.isIpv6() && src.indexOf(':') >= 0) {
-                // A remote endpoint's ":zone" (OVN 26.03): not something the engine writes.
+                if (src.indexOf(']') != src.length() - 1) {
+                    return null;
+                }
+                src = src.substring(1, src.length() - 1);
+            } else if (src.indexOf(':') >= 0) {
                 return null;
             }
             try {
-                InetAddress a = IpAddresses.parse(src);
-                return IpAddresses.sameFamily(a, be.address()) ? IpAddresses.format(a) : null;
+                return IpAddresses.format(IpAddresses.parse(src));
             } catch (IllegalArgumentException e) {
                 return null;
             }
@@ -432,13 +458,10 @@ public final class HealthChecks {
             if (spec.routers().isEmpty() || !routerPortSources()) {
                 return null;
             }
-            Optional<TableCache> routers = cache.findTable("Logical_Router");
             String best = null;
             String bestPort = null;
             for (Row lrp : routerPorts(sw)) {
-                boolean attached = routers.map(t -> t.lookup(ROUTER_BY_PORT, lrp.uuid()).stream()
-                        .anyMatch(r -> spec.routers().contains(nameOf(r)))).orElse(false);
-                if (!attached || !(lrp.get("networks") instanceof Set<?> nets)) {
+                if (!onSpecRouter(lrp) || !(lrp.get("networks") instanceof Set<?> nets)) {
                     continue;
                 }
                 for (Object n : nets) {
@@ -452,6 +475,12 @@ public final class HealthChecks {
                 }
             }
             return best;
+        }
+
+        /** Whether a router port's router is one the spec's load balancer is on. */
+        private boolean onSpecRouter(Row lrp) {
+            return !spec.routers().isEmpty() && cache.findTable("Logical_Router").map(t -> t.lookup(ROUTER_BY_PORT, lrp.uuid()).stream()
+                    .anyMatch(r -> spec.routers().contains(nameOf(r)))).orElse(false);
         }
 
         /**
