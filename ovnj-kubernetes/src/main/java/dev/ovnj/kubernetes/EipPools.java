@@ -262,6 +262,24 @@ final class EipPools {
         return namespaces.isEmpty() || namespaces.contains(service.getMetadata().getNamespace());
     }
 
+    /**
+     * The name of a pool the API server has and the informer has not shown yet that would serve the
+     * Service automatically: a pool created just before the Service may reach this process after
+     * it, and a Service placed on the command line's port meanwhile would keep that address for
+     * good. Asked only before a Service's first address is taken on the command line's port.
+     *
+     * @param service the Service about to be placed on the command line's port
+     * @param states the pools as the informer shows them
+     * @param onServer the pools as the API server lists them now
+     * @return the pool the informer lags behind on, if any
+     */
+    static Optional<String> notSeenYet(Service service, Map<String, State> states, List<EipPool> onServer) {
+        return onServer.stream().filter(p -> !states.containsKey(p.getMetadata().getName()) && p.getSpec() != null
+                        && p.getSpec().assignsAutomatically()
+                        && (p.getSpec().namespacesOrAll().isEmpty() || p.getSpec().namespacesOrAll().contains(service.getMetadata().getNamespace())))
+                .map(p -> p.getMetadata().getName()).sorted().findFirst();
+    }
+
     /** A pool changed: the Services it may concern, which is every one it could be chosen for or hold. */
     static boolean concerns(EipPool pool, Service service) {
         if (pool.getSpec() == null) {

@@ -201,11 +201,21 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         String name = ServiceSpecs.specName(service);
         String claimOwner = AddressSharing.claimOwner(service);
         EipPools.Placement placement;
+        Map<String, List<InetAddress>> held = eips.held(claimOwner);
+        Map<String, EipPools.State> states = pools.states();
         try {
-            placement = pools.place(service, pools.states(), eips.held(claimOwner));
+            placement = pools.place(service, states, held);
         } catch (EipPools.Refused e) {
             placements.remove(name);
             return verdict(service, List.of(), LoadBalancerCondition.failed(e.reason(), e.getMessage()), List.of());
+        }
+        if (placement.pool().isEmpty() && held.isEmpty()) {
+            Optional<String> lagging = EipPools.notSeenYet(service, states,
+                    context.getClient().resources(EipPool.class).list().getItems());
+            if (lagging.isPresent()) {
+                LOG.info("Service {}: EipPool {} is not in this process's cache yet; placed once it is", name, lagging.get());
+                return UpdateControl.<Service>noUpdate().rescheduleAfter(200);
+            }
         }
         placements.put(name, placement);
         ControllerSettings target = placement.target();
