@@ -28,6 +28,12 @@ import java.util.regex.Pattern;
 final class ControllerProcess implements AutoCloseable {
     /** The image's flags (deploy/Dockerfile) with the deployment's 2Gi limit. */
     static final List<String> JVM_FLAGS = List.of("-XX:MaxRAM=2g", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError");
+    /** Transactions its Northbound client committed (its engine's and its address claims'). */
+    static final String TRANSACTIONS = "ovnj_client_transactions_total";
+    /** Service reconciliations it finished. */
+    static final String RECONCILIATIONS = "ovnj_kubernetes_reconcile_seconds_count";
+    /** Conditions it set on Services, by {@code reason}. */
+    static final String CONDITIONS = "ovnj_kubernetes_conditions_total";
     private static final Pattern PORT = Pattern.compile("metrics and probes on port (\\d+)");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -146,12 +152,7 @@ final class ControllerProcess implements AutoCloseable {
 
     /** Northbound transactions its client has committed (its engine's and its address claims'). */
     long transactions() {
-        return Math.round(metrics().sum("ovnj_client_transactions_total", ""));
-    }
-
-    /** Service reconciliations it has finished. */
-    long reconciliations() {
-        return Math.round(metrics().sum("ovnj_kubernetes_reconcile_seconds_count", ""));
+        return Math.round(metrics().sum(TRANSACTIONS, ""));
     }
 
     /** Used heap after two full collections ({@code jcmd PID GC.run}), in bytes. */
@@ -175,8 +176,8 @@ final class ControllerProcess implements AutoCloseable {
         long changedAt = System.nanoTime();
         while (true) {
             PrometheusText m = metrics();
-            long done = Math.round(m.sum("ovnj_kubernetes_reconcile_seconds_count", ""));
-            List<Long> now = List.of(done, Math.round(m.sum("ovnj_client_transactions_total", "")));
+            long done = Math.round(m.sum(RECONCILIATIONS, ""));
+            List<Long> now = List.of(done, Math.round(m.sum(TRANSACTIONS, "")));
             long t = System.nanoTime();
             if (!now.equals(last)) {
                 last = now;

@@ -142,7 +142,7 @@ final class Targets {
                 "heap_per_service_kb"), r -> r <= 1, "ratio = %.2f");
         for (String c : List.of(small, large)) {
             target("controller: a restart at " + c.substring("controller-".length()) + " Services sends no Northbound transaction",
-                    results.get(scenario, c, "restart_txns"), r -> r == 0, "%.0f transactions");
+                    results.get(scenario, c, "restart_sent_txns"), r -> r == 0, "%.0f transactions");
         }
         // Where the mock API server is the bottleneck: the controller's own cost, and its share.
         ratio(scenario, large, "cpu_per_service_ms", scenario, small, "cpu_per_service_ms").ifPresent(r -> results.note(Proc.fmt(

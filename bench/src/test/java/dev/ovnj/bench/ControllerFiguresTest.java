@@ -30,8 +30,8 @@ class ControllerFiguresTest {
         r.add(s, "controller-10k", "per_service_ms", 29);
         r.add(s, "controller-1k", "heap_per_service_kb", 30);
         r.add(s, "controller-10k", "heap_per_service_kb", 31);
-        r.add(s, "controller-1k", "restart_txns", 0);
-        r.add(s, "controller-10k", "restart_txns", 2);
+        r.add(s, "controller-1k", "restart_sent_txns", 0);
+        r.add(s, "controller-10k", "restart_sent_txns", 2);
         new Targets(r, Scenarios.Sizes.full()).note();
         List<String> notes = r.notes().stream().filter(n -> n.startsWith("target controller")).toList();
         assertThat(notes).containsExactly(
@@ -62,5 +62,17 @@ class ControllerFiguresTest {
         assertThat(text.sum("jvm_memory_used_bytes", "area=\"heap\"")).isEqualTo(3.5e7);
         assertThat(text.sum("ovnj_client_transactions_total", "")).isEqualTo(12);
         assertThat(text.sum("ovnj_kubernetes_reconcile_seconds_count", "")).isZero();
+    }
+
+    @Test
+    void transactRequestsAreCountedFromTheServersDebugLog() {
+        String log = """
+                2026-11-27T15:06:48Z|00001|vlog|INFO|opened log file /tmp/s.log
+                2026-11-27T15:06:49.538Z|00010|jsonrpc|DBG|unix#1: received request, method="transact", params=["OVN_Northbound"], id=3
+                2026-11-27T15:06:49.539Z|00011|jsonrpc|DBG|unix#1: send reply, result=[{"uuid":["uuid","x"]}], id=3
+                2026-11-27T15:06:49.540Z|00012|jsonrpc|DBG|unix#1: received request, method="monitor_cond_since", params=[], id=4
+                2026-11-27T15:06:49.541Z|00013|jsonrpc|DBG|tcp:127.0.0.1:5: received request, method="transact", params=[], id=5
+                """;
+        assertThat(KubernetesControllerScenario.transactRequests(log)).isEqualTo(2);
     }
 }
