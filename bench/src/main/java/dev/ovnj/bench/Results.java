@@ -346,7 +346,7 @@ public final class Results {
      * @return text
      */
     static String format(String metric, double value) {
-        if (metric.endsWith("txns") || metric.endsWith("passes") || metric.endsWith("_gcs") || metric.endsWith("_changes") || metric.endsWith("bytes") || metric.endsWith("_per_row") || value == Math.rint(value) && Math.abs(value) >= 1000) {
+        if (metric.endsWith("txns") || metric.endsWith("passes") || metric.endsWith("_gcs") || metric.endsWith("_changes") || metric.endsWith("bytes") || metric.endsWith("_per_row") || metric.endsWith("_requests") || metric.endsWith("_writes") || metric.endsWith("_conditions") || metric.equals("reconciliations") || value == Math.rint(value) && Math.abs(value) >= 1000) {
             return String.format(Locale.ROOT, "%,d", Math.round(value));
         }
         double a = Math.abs(value);

@@ -72,6 +72,13 @@ public final class Scenarios {
     static final List<String> ON_REQUEST = List.of("soak");
 
     /**
+     * Scenarios that run only when {@code --only} names them, never in the full run nor in
+     * {@code --quick} (which CI runs): {@code controller} drives whole processes for tens of
+     * minutes at its full sizes (issue 42).
+     */
+    static final List<String> BY_NAME = List.of(KubernetesControllerScenario.NAME);
+
+    /**
      * Sizes of one run: named counts ({@code bulk}, {@code monitor}, {@code cluster}, {@code sync},
      * {@code engine}, {@code incremental}, {@code drift}, {@code failover}, {@code window},
      * {@code gc}, {@code scale-changes}, {@code warm-changes}) and the spec counts of the scale curve.
@@ -98,7 +105,9 @@ public final class Scenarios {
                 new Count("gc", 10_000, 500),
                 new Count("soak-seconds", 600, 25),
                 new Count("soak-window", 60, 5),
-                new Count("soak-specs", 500, 50));
+                new Count("soak-specs", 500, 50),
+                new Count("controller-small", 1_000, 100),
+                new Count("controller-large", 10_000, 1_000));
 
         static Sizes full() {
             return new Sizes(COUNTS.stream().collect(Collectors.toUnmodifiableMap(Count::name, Count::full)),
@@ -172,6 +181,7 @@ public final class Scenarios {
                 case "--list" -> {
                     ALL.forEach(System.out::println);
                     ON_REQUEST.forEach(System.out::println);
+                    BY_NAME.forEach(System.out::println);
                     return;
                 }
                 case "--command" -> command = args[++i];
@@ -185,16 +195,17 @@ public final class Scenarios {
             sizes = sizes.with(o);
         }
         for (String o : only) {
-            if (!ALL.contains(o) && !ON_REQUEST.contains(o)) {
-                throw new IllegalArgumentException("unknown scenario " + o + "; scenarios: " + ALL + ", on request: " + ON_REQUEST);
+            if (!ALL.contains(o) && !ON_REQUEST.contains(o) && !BY_NAME.contains(o)) {
+                throw new IllegalArgumentException("unknown scenario " + o + "; scenarios: " + ALL + ", on request: " + ON_REQUEST
+                        + ", by name only: " + BY_NAME);
             }
         }
         Scenarios s = new Scenarios(sizes, results, peers);
         System.out.println("sizes: " + s.sizes + "; machine: " + results.machine());
         long t0 = System.nanoTime();
         List<String> failed = new ArrayList<>();
-        for (String name : java.util.stream.Stream.concat(ALL.stream(), ON_REQUEST.stream()).toList()) {
-            if (only.isEmpty() ? ON_REQUEST.contains(name) && !quick : !only.contains(name)) {
+        for (String name : java.util.stream.Stream.of(ALL, ON_REQUEST, BY_NAME).flatMap(List::stream).toList()) {
+            if (only.isEmpty() ? BY_NAME.contains(name) || ON_REQUEST.contains(name) && !quick : !only.contains(name)) {
                 continue;
             }
             // The time lets a profile (bench/profile.sh) be split by scenario.
@@ -218,6 +229,9 @@ public final class Scenarios {
                     case CliStatusScenario.NAME -> CliStatusScenario.run(s.sizes.get("engine"), results);
                     case RestartApplyScenario.NAME -> RestartApplyScenario.run(s.sizes.get("engine"), results);
                     case CliStartupScenario.NAME -> CliStartupScenario.run(results);
+                    // issue 42: the Kubernetes controller as a process, at two sizes
+                    case KubernetesControllerScenario.NAME -> KubernetesControllerScenario.run(s.sizes.get("controller-small"),
+                            s.sizes.get("controller-large"), results);
                     default -> throw new IllegalStateException(name);
                 }
             } catch (Throwable e) {

@@ -120,8 +120,37 @@ final class Targets {
                 results.get(RestartApplyScenario.NAME, "ovnj-engine", "x_sync"), r -> r <= 1.5, "apply / sync = %.2f");
         target("cli-startup: ovnj version under 0.3 s of CPU", results.get(CliStartupScenario.NAME, "ovnj", "cpu_s"),
                 r -> r < 0.3, "%.2f s");
+        controller();
         target("failover: reconnect bytes < 5% of a full sync", ratio("failover", "ovnj-engine", "reconnect_bytes",
                 "failover", "ovnj-engine", "full_sync_bytes"), r -> r < 0.05, "ratio = %.4f");
+    }
+
+    /** Issue 42's targets for the controller scenario, as ratios of its two sizes in this run. */
+    private void controller() {
+        String scenario = KubernetesControllerScenario.NAME;
+        int smallN = sizes.get("controller-small");
+        int largeN = sizes.get("controller-large");
+        String small = "controller-" + label(smallN);
+        String large = "controller-" + label(largeN);
+        if (results.get(scenario, small, "per_service_ms").isEmpty() && results.get(scenario, large, "per_service_ms").isEmpty()) {
+            return; // not run
+        }
+        String at = " at " + label(largeN) + " vs " + label(smallN) + " Services";
+        target("controller: per-Service time until ingress" + at + " within 1.5x",
+                ratio(scenario, large, "per_service_ms", scenario, small, "per_service_ms"), r -> r <= 1.5, "ratio = %.2f");
+        target("controller: heap per Service" + at + " no more", ratio(scenario, large, "heap_per_service_kb", scenario, small,
+                "heap_per_service_kb"), r -> r <= 1, "ratio = %.2f");
+        for (String c : List.of(small, large)) {
+            target("controller: a restart at " + c.substring("controller-".length()) + " Services sends no Northbound transaction",
+                    results.get(scenario, c, "restart_sent_txns"), r -> r == 0, "%.0f transactions");
+        }
+        // Where the mock API server is the bottleneck: the controller's own cost, and its share.
+        ratio(scenario, large, "cpu_per_service_ms", scenario, small, "cpu_per_service_ms").ifPresent(r -> results.note(Proc.fmt(
+                "controller: the controller's CPU per Service%s: ratio %.2f (its share of the run's CPU: %.0f %% at %s, %.0f %% at %s)",
+                at, r, 100 * results.get(scenario, small, "cpu_share").orElse(Double.NaN), label(smallN),
+                100 * results.get(scenario, large, "cpu_share").orElse(Double.NaN), label(largeN))));
+        ratio(scenario, "mock-api-" + label(largeN), "converge_cpu_s", scenario, large, "cpu_s").ifPresent(r -> results.note(Proc.fmt(
+                "controller: at %s the mock API server used %.2fx the controller's CPU", label(largeN), r)));
     }
 
     private java.util.Optional<Double> ratio(String s1, String c1, String m1, String s2, String c2, String m2) {
