@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.LoadBalancerIngressBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceStatus;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -210,8 +211,13 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             return verdict(service, List.of(), LoadBalancerCondition.failed(e.reason(), e.getMessage()), List.of());
         }
         if (placement.pool().isEmpty() && held.isEmpty()) {
-            Optional<String> lagging = EipPools.notSeenYet(service, states,
-                    context.getClient().resources(EipPool.class).list().getItems());
+            Optional<String> lagging = Optional.empty();
+            try {
+                lagging = EipPools.notSeenYet(service, states, context.getClient().resources(EipPool.class).list().getItems());
+            } catch (KubernetesClientException e) {
+                // The informer's view stands: a pool it lags behind on is then only a rare wrong port.
+                LOG.warn("Service {}: EipPools not listed ({}); placed on what this process has seen", name, e.getMessage());
+            }
             if (lagging.isPresent()) {
                 LOG.info("Service {}: EipPool {} is not in this process's cache yet; placed once it is", name, lagging.get());
                 return UpdateControl.<Service>noUpdate().rescheduleAfter(200);
