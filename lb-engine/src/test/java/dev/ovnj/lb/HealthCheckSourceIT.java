@@ -182,7 +182,7 @@ class HealthCheckSourceIT {
     }
 
     @Test
-    void aSwitchWithoutANetworkOfTheFamilyIsInvalidNamingIt() throws Exception {
+    void aSwitchWithoutANetworkOfTheFamilyOrAFreeAddressIsInvalidNamingItUntilOneIsFree() throws Exception {
         String owner = "bare";
         LoadBalancerSpec spec = LoadBalancerSpec.builder(owner).switches("ls-bare")
                 .vip(VipSpec.tcp("172.16.3.100:80", "10.3.0.2:80").withHealthCheck(HealthCheck.DEFAULTS)).build();
@@ -194,10 +194,15 @@ class HealthCheckSourceIT {
         assertThat(st.healthCheckSources()).isEmpty();
         assertThat(nbctl.run("--bare", "--columns=name", "find", "load_balancer", "external_ids:ovnj.owner=" + owner).trim()).isEmpty();
 
-        // The switch gets a subnet: the spec is admitted without any call.
-        nbctl.run("set", "logical_switch", "ls-bare", "other_config:subnet=10.3.0.0/29");
+        // The switch gets a subnet whose two addresses ports hold: still nothing to choose.
+        nbctl.run("lsp-add", "ls-bare", "x2", "--", "lsp-set-addresses", "x2", "00:00:00:00:05:02 10.3.0.1");
+        nbctl.run("set", "logical_switch", "ls-bare", "other_config:subnet=10.3.0.0/30");
+        Await.until(WAIT, "full", () -> engine.status(owner).get(owner).reason().startsWith("backend 10.3.0.2 of 172.16.3.100:80 is on"
+                + " switch ls-bare, whose subnet 10.3.0.0/30 has no address left that no port uses"));
+        // A port leaves (its address is no backend's, no source's): the switch's ports changed, so the spec is judged again.
+        nbctl.run("lsp-del", "x2");
         Await.until(WAIT, "applied", () -> engine.status(owner).get(owner).state() == SpecStatus.State.APPLIED);
-        assertThat(mappings(owner)).isEqualTo("10.3.0.2=x1:10.3.0.6");
+        assertThat(mappings(owner)).isEqualTo("10.3.0.2=x1:10.3.0.1");
         engine.apply(owner, List.of()).get(30, TimeUnit.SECONDS);
     }
 

@@ -412,7 +412,7 @@ public final class HealthChecks {
                 picked = highestFree(sw, net);
                 if (picked == null) {
                     invalid.add("backend " + be.host() + " of " + v.vip() + " is on switch " + swName + ", whose subnet " + net.cidr()
-                            + " has no address left that no port uses (and other_config:exclude_ips leaves out), so no health-check"
+                            + " has no address left that no port uses and other_config:exclude_ips does not exclude, so no health-check"
                             + " source can be chosen: set healthCheck.sourceIp or healthCheckSources." + swName);
                     watched.add("switch:" + swName);
                     return null;
