@@ -2,7 +2,9 @@ package dev.ovnj.kubernetes;
 
 import dev.ovnj.lb.Adoption;
 import dev.ovnj.lb.spec.HealthCheck;
+import dev.ovnj.nb.ip.IpAddresses;
 import io.fabric8.kubernetes.api.model.Service;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -90,6 +92,22 @@ public final class ServiceAnnotations {
             }
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * The Service's requested addresses that parse, in order; a malformed one is left out here
+     * because the address resolution names it in the Service's condition.
+     */
+    static List<InetAddress> requestedIps(Service service) {
+        List<InetAddress> out = new ArrayList<>();
+        for (String literal : requestedAddresses(service)) {
+            try {
+                out.add(IpAddresses.parse(literal));
+            } catch (IllegalArgumentException malformed) {
+                // Named by ServiceEips.resolve.
+            }
+        }
+        return out;
     }
 
     /**

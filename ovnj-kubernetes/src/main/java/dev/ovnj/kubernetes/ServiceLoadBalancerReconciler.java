@@ -252,7 +252,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             return verdict(service, List.of(), LoadBalancerCondition.failed("AddressUnavailable", e.getMessage()), List.of());
         }
         List<String> requested = ServiceAnnotations.requestedAddresses(service);
-        Optional<String> outside = outsidePool(placement, requested, portEips.claimsOf(claimOwner));
+        Optional<String> outside = outsidePool(placement, ServiceAnnotations.requestedIps(service), portEips.claimsOf(claimOwner));
         if (outside.isPresent()) {
             return verdict(service, List.of(), LoadBalancerCondition.failed("AddressInvalid", outside.get()), List.of());
         }
@@ -310,16 +310,11 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         }
         eips.handOver(ServiceSpecs.specName(service), claimOwner);
         List<InetAddress> held = eips.claimsOf(claimOwner);
-        for (String literal : ServiceAnnotations.requestedAddresses(service)) {
-            try {
-                InetAddress ip = IpAddresses.parse(literal);
-                Optional<InetAddress> other = held.stream().filter(h -> IpFamily.of(h) == IpFamily.of(ip) && !h.equals(ip)).findFirst();
-                if (other.isPresent()) {
-                    return Optional.of("the Services sharing " + ServiceAnnotations.SHARED_IP + " key " + key.get() + " hold "
-                            + IpAddresses.format(other.get()) + "; request that address or none");
-                }
-            } catch (IllegalArgumentException malformed) {
-                // resolve names it.
+        for (InetAddress ip : ServiceAnnotations.requestedIps(service)) {
+            Optional<InetAddress> other = held.stream().filter(h -> IpFamily.of(h) == IpFamily.of(ip) && !h.equals(ip)).findFirst();
+            if (other.isPresent()) {
+                return Optional.of("the Services sharing " + ServiceAnnotations.SHARED_IP + " key " + key.get() + " hold "
+                        + IpAddresses.format(other.get()) + "; request that address or none");
             }
         }
         return Optional.empty();
@@ -333,22 +328,10 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private Optional<String> olderContender(Service service, String claimOwner, InetAddress ip, Context<Service> context) {
         return context.getPrimaryCache().list(s -> s.getMetadata().getDeletionTimestamp() == null && serves(s)
                         && AddressSharing.AGE.compare(s, service) < 0 && !AddressSharing.claimOwner(s).equals(claimOwner)
-                        && asks(s, ip))
+                        && ServiceAnnotations.requestedIps(s).contains(ip))
                 .min(AddressSharing.AGE).map(ServiceSpecs::specName);
     }
 
-    private static boolean asks(Service service, InetAddress ip) {
-        for (String literal : ServiceAnnotations.requestedAddresses(service)) {
-            try {
-                if (IpAddresses.parse(literal).equals(ip)) {
-                    return true;
-                }
-            } catch (IllegalArgumentException malformed) {
-                // Its own reconciliation names it.
-            }
-        }
-        return false;
-    }
 
     /**
      * A Service refused its ports on a shared address: its load balancer (if it had one, before
@@ -525,20 +508,14 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     }
 
     /** A requested address a pool does not hold and the Service does not hold already. */
-    private static Optional<String> outsidePool(EipPools.Placement placement, List<String> requested, List<InetAddress> held) {
+    private static Optional<String> outsidePool(EipPools.Placement placement, List<InetAddress> requested, List<InetAddress> held) {
         if (placement.addresses().isEmpty()) {
             return Optional.empty();
         }
-        for (String literal : requested) {
-            InetAddress ip;
-            try {
-                ip = IpAddresses.parse(literal);
-            } catch (IllegalArgumentException e) {
-                continue;  // ServiceEips names it
-            }
+        for (InetAddress ip : requested) {
             if (!held.contains(ip) && !placement.addresses().get().contains(ip)) {
-                return Optional.of("requested address " + literal + " is not in the addresses of EipPool " + placement.pool().orElseThrow()
-                        + " (" + placement.addresses().get() + ")");
+                return Optional.of("requested address " + IpAddresses.format(ip) + " is not in the addresses of EipPool "
+                        + placement.pool().orElseThrow() + " (" + placement.addresses().get() + ")");
             }
         }
         return Optional.empty();
