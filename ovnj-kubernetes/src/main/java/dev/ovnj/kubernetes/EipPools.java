@@ -192,6 +192,11 @@ final class EipPools {
                         Optional.empty(), Optional.empty(), port));
     }
 
+    /** Every router's port networks, read now. */
+    dev.ovnj.nb.eip.RouterNetworks routerNetworks() {
+        return dev.ovnj.nb.eip.RouterNetworks.read(nb.cache());
+    }
+
     /** The networks of a router port as written, empty when there is no such port. */
     List<String> networksOf(String port) {
         return Optional.ofNullable(ports(Set.of(port)).get(port)).map(PortInfo::networks).orElse(List.of());

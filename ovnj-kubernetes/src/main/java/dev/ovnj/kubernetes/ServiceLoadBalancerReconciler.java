@@ -67,6 +67,9 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private final EipPools pools;
     /** Spec name to the pool a refused Service waits for ("" for none); read by {@link EipPoolStatusWriter}, woken on a release. */
     private final Map<String, String> waiting = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Documentation addresses (RFC 5737, RFC 3849) a spec is checked on before its real addresses are claimed. */
+    private static final InetAddress PLACEHOLDER_V4 = IpAddresses.parse("192.0.2.1");
+    private static final InetAddress PLACEHOLDER_V6 = IpAddresses.parse("2001:db8::1");
     private final Tenancy tenancy;
     /** Spec name to where the Service was placed last; read by {@link EipPoolStatusWriter}, entries go when the spec does. */
     private final Map<String, EipPools.Placement> placements = new java.util.concurrent.ConcurrentHashMap<>();
@@ -250,6 +253,16 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         } catch (IllegalArgumentException e) {
             return refuse(service, intent, placement.pool(), LoadBalancerCondition.failed(ConditionReasons.ADDRESS_UNAVAILABLE, e.getMessage()));
         }
+        List<EndpointSlice> slices = List.copyOf(context.getSecondaryResources(EndpointSlice.class));
+        try {
+            // The spec is checked before any address is claimed (on documentation addresses of the
+            // same families), so that a Service refused for its spec never holds a claim, not even
+            // for the moment between a claim and the translation.
+            ServiceSpecs.translate(service, slices, families.families().stream().map(f -> f == IpFamily.IPV4 ? PLACEHOLDER_V4
+                    : PLACEHOLDER_V6).toList(), granted.attachment(), intent.healthCheck());
+        } catch (IllegalArgumentException e) {
+            return refuse(service, intent, placement.pool(), SourceRanges.refusal(service, e, SpecStatus.State.INVALID.name()));
+        }
         List<InetAddress> addresses;
         try {
             Optional<Sharing> sharing = share(service, intent, context, portEips);
@@ -276,7 +289,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         }
         ServiceSpecs.Translation translation;
         try {
-            translation = ServiceSpecs.translate(service, context.getSecondaryResources(EndpointSlice.class), addresses, granted.attachment(),
+            translation = ServiceSpecs.translate(service, slices, addresses, granted.attachment(),
                     intent.healthCheck());
         } catch (IllegalArgumentException e) {
             // Refused before the engine is asked: the load balancer stays as it was, whole; an
@@ -287,9 +300,42 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         List<String> notes = new ArrayList<>(translation.notes());
         families.note().ifPresent(notes::add);
         notes.addAll(placement.notes());
+        backendsOutside(translation.spec(), granted.attachment().router()).ifPresent(notes::add);
         Adoption adopting = intent.adoption().map(a -> a.claimingAs(claimOwner)).orElse(null);
         return verdict(service, addresses, LoadBalancerCondition.of(declare(translation.spec(), adopting)).withNotes(notes),
                 translation.clamped());
+    }
+
+    /**
+     * The backends that lie outside every network of the router's ports, in words: OVN reaches them
+     * only through a route, and a backend of another project's network is not served silently.
+     * Empty when every backend is on the router's networks, or the router does not exist (WAITING says so).
+     */
+    private Optional<String> backendsOutside(LoadBalancerSpec spec, String router) {
+        dev.ovnj.nb.eip.RouterNetworks networks = pools.routerNetworks();
+        if (!networks.hasRouter(router)) {
+            return Optional.empty();
+        }
+        java.util.SortedSet<String> outside = new java.util.TreeSet<>();
+        for (dev.ovnj.lb.spec.VipSpec vip : spec.vips()) {
+            for (String backend : vip.backends()) {
+                try {
+                    InetAddress ip = dev.ovnj.nb.ip.VipAddress.parse(backend).ip();
+                    if (!networks.routes(router, ip)) {
+                        outside.add(IpAddresses.format(ip));
+                    }
+                } catch (IllegalArgumentException malformed) {
+                    // The engine names a malformed backend.
+                }
+            }
+        }
+        if (outside.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> shown = outside.stream().limit(5).toList();
+        return Optional.of("backends " + String.join(", ", shown) + (outside.size() > shown.size() ? " and " + (outside.size() - shown.size())
+                + " more" : "") + " lie outside every network of router " + router + "'s ports " + networks.networks(router)
+                + ": reached only through a route");
     }
 
     /**
@@ -341,26 +387,31 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         }
         String key = intent.shareKey().get();
         String ns = intent.namespace();
-        List<Service> sharers = AddressSharing.sharers(context.getPrimaryCache().list(ns).toList(), ns, key, this::serves);
-        Map<String, SpecStatus> declared = engine.status(settings.owner());
-        Optional<String> collision = AddressSharing.collision(service, sharers, s -> declared.containsKey(ServiceSpecs.specName(s)));
-        if (collision.isPresent()) {
-            return Optional.of(new Sharing(collision.get(), false));
-        }
         String claimOwner = intent.claimOwner();
-        eips.handOver(intent.specName(), claimOwner);
-        List<InetAddress> group = eips.claimsOf(claimOwner);
+        Map<String, SpecStatus> declared = engine.status(settings.owner());
         List<InetAddress> own = eips.claimsOf(intent.specName());
+        List<InetAddress> groupBefore = eips.claimsOf(claimOwner);
         if (!own.isEmpty() && declared.containsKey(intent.specName())) {
-            Optional<InetAddress> moved = own.stream().filter(ip -> group.stream().anyMatch(g -> IpFamily.of(g) == IpFamily.of(ip)
+            // Served on an address of its own: joining a group on another address would move it.
+            Optional<InetAddress> moved = own.stream().filter(ip -> groupBefore.stream().anyMatch(g -> IpFamily.of(g) == IpFamily.of(ip)
                     && !g.equals(ip))).findFirst();
             if (moved.isPresent()) {
-                InetAddress to = group.stream().filter(g -> IpFamily.of(g) == IpFamily.of(moved.get())).findFirst().orElseThrow();
+                InetAddress to = groupBefore.stream().filter(g -> IpFamily.of(g) == IpFamily.of(moved.get())).findFirst().orElseThrow();
                 return Optional.of(new Sharing("joining the Services sharing " + ServiceAnnotations.SHARED_IP + " key " + key + " (on "
                         + IpAddresses.format(to) + ") would move its working address " + IpAddresses.format(moved.get())
                         + "; it keeps it and waits: remove the key, or re-create the Service to join", true));
             }
         }
+        List<Service> sharers = AddressSharing.sharers(context.getPrimaryCache().list(ns).toList(), ns, key, this::serves);
+        // A sharer holds its ports when its load balancer exists on the group's address (or on its
+        // own, which becomes the group's while the group has none); one waiting to join does not.
+        Optional<String> collision = AddressSharing.collision(service, sharers, s -> declared.containsKey(ServiceSpecs.specName(s))
+                && (eips.claimsOf(ServiceSpecs.specName(s)).isEmpty() || groupBefore.isEmpty()));
+        if (collision.isPresent()) {
+            return Optional.of(new Sharing(collision.get(), false));
+        }
+        eips.handOver(intent.specName(), claimOwner);
+        List<InetAddress> group = eips.claimsOf(claimOwner);
         for (InetAddress ip : intent.requestedIps()) {
             Optional<InetAddress> other = group.stream().filter(h -> IpFamily.of(h) == IpFamily.of(ip) && !h.equals(ip)).findFirst();
             if (other.isPresent()) {
