@@ -67,6 +67,8 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private final EipPools pools;
     /** Spec name to the pool a refused Service waits for ("" for none); read by {@link EipPoolStatusWriter}, woken on a release. */
     private final Map<String, String> waiting = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The waiting Services an address released may serve (refused for want of an address, or a conflict on one). */
+    private final Set<String> wakeOnRelease = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Documentation addresses (RFC 5737, RFC 3849) a spec is checked on before its real addresses are claimed. */
     private static final InetAddress PLACEHOLDER_V4 = IpAddresses.parse("192.0.2.1");
     private static final InetAddress PLACEHOLDER_V6 = IpAddresses.parse("2001:db8::1");
@@ -297,6 +299,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             return refuse(service, intent, placement.pool(), SourceRanges.refusal(service, e, SpecStatus.State.INVALID.name()));
         }
         waiting.remove(name);
+        wakeOnRelease.remove(name);
         List<String> notes = new ArrayList<>(translation.notes());
         families.note().ifPresent(notes::add);
         notes.addAll(placement.notes());
@@ -357,12 +360,17 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             LOG.warn("Service {}: unused address claims not released yet: {}", name, e.toString());
         }
         waiting.put(name, pool.orElse(""));
+        if (condition.reason().equals(ConditionReasons.ADDRESS_UNAVAILABLE) || condition.reason().equals(ConditionReasons.ADDRESS_CONFLICT)) {
+            wakeOnRelease.add(name);
+        } else {
+            wakeOnRelease.remove(name);
+        }
         return verdict(service, List.of(), condition, List.of());
     }
 
-    /** Reconciles every Service waiting for an address or a pool: one was released or appeared. */
+    /** Reconciles every Service waiting for an address: one was released. */
     private void wakeWaiting() {
-        waiting.keySet().forEach(engineEvents::reconcile);
+        wakeOnRelease.forEach(engineEvents::reconcile);
     }
 
     /**
@@ -443,6 +451,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private UpdateControl<Service> refused(Service service, ServiceIntent intent, LoadBalancerCondition condition) {
         String name = intent.specName();
         waiting.put(name, placements.containsKey(name) ? placements.get(name).pool().orElse("") : "");
+        wakeOnRelease.add(name);
         if (engine.status(settings.owner()).containsKey(name)) {
             try {
                 engine.remove(settings.owner(), name).get(waitBound().toMillis(), TimeUnit.MILLISECONDS);
@@ -602,6 +611,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             }
             placements.remove(name);
             waiting.remove(name);
+            wakeOnRelease.remove(name);
             wakeWaiting();
             placed.run();
             engineEvents.forget(name);

@@ -67,10 +67,10 @@ class DeployManifestsTest {
         assertThat(version.getSubresources().getStatus()).isNotNull();
         var spec = version.getSchema().getOpenAPIV3Schema().getProperties().get("spec");
         assertThat(spec.getProperties()).containsOnlyKeys("router", "externalPort", "switch", "group", "addresses", "namespaces",
-                "autoAssign");
+                "autoAssign", "excludeAddresses", "priority", "serviceSelector", "allowedAttachments");
         assertThat(spec.getRequired()).containsExactlyInAnyOrder("router", "externalPort");
         assertThat(version.getSchema().getOpenAPIV3Schema().getProperties().get("status").getProperties())
-                .containsOnlyKeys("allocated", "free", "conditions");
+                .containsOnlyKeys("allocated", "free", "reserved", "waiting", "conditions");
         assertThat(Files.readString(DEPLOY.resolve("kustomization.yaml"))).contains("- eippool-crd.yaml");
     }
 
