@@ -1,6 +1,5 @@
 package dev.ovnj.kubernetes;
 
-import dev.ovnj.nb.ip.IpAddresses;
 import dev.ovnj.nb.ip.IpRange;
 import dev.ovnj.nb.model.LogicalRouter;
 import dev.ovnj.nb.model.LogicalRouterPort;
@@ -222,7 +221,7 @@ final class EipPools {
 
     /** A pool changed: the Services it may concern, which is every one it could be chosen for or hold. */
     static boolean concerns(EipPool pool, Service service) {
-        if (pool.getSpec() == null) {
+        if (pool.getSpec() == null || pool.getSpec().namespaceSelector() != null) {
             return true;
         }
         return pool.getSpec().namespacesOrAll().isEmpty() || pool.getSpec().namespacesOrAll().contains(service.getMetadata().getNamespace())

@@ -6,7 +6,6 @@ import dev.ovnj.lb.InvalidSpecException;
 import dev.ovnj.lb.LoadBalancerEngine;
 import dev.ovnj.lb.SpecFailedException;
 import dev.ovnj.lb.SpecStatus;
-import dev.ovnj.lb.spec.HealthCheck;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.nb.eip.EipExhaustedException;
 import dev.ovnj.nb.ip.IpAddresses;
@@ -224,7 +223,8 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         Map<String, List<InetAddress>> held = eips.held(claimOwner);
         Map<String, EipPools.State> states = pools.states();
         Tenancy.Facts facts = new Tenancy.Facts(states, held, pools.reserved(),
-                settings.externalPort().map(pools::networksOf).orElse(List.of()), port -> pools.stayOn(name, port));
+                settings.externalPort().map(pools::networksOf).orElse(List.of()), port -> pools.stayOn(name, port),
+                namespace -> namespaceLabels(context, namespace));
         Tenancy.Decision decision = tenancy.decide(intent, facts);
         if (decision instanceof Tenancy.Refused refused) {
             placements.remove(name);
@@ -339,6 +339,21 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         return Optional.of("backends " + String.join(", ", shown) + (outside.size() > shown.size() ? " and " + (outside.size() - shown.size())
                 + " more" : "") + " lie outside every network of router " + router + "'s ports " + networks.networks(router)
                 + ": reached only through a route");
+    }
+
+    /**
+     * A namespace's labels, read from the API server when a pool's {@code namespaceSelector} asks
+     * (pools with one are rare); unreadable, none (the selector then admits it only if it matches
+     * no label), with a warning.
+     */
+    private static Map<String, String> namespaceLabels(Context<Service> context, String namespace) {
+        try {
+            io.fabric8.kubernetes.api.model.Namespace ns = context.getClient().namespaces().withName(namespace).get();
+            return ns == null || ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels();
+        } catch (KubernetesClientException e) {
+            LOG.warn("namespace {}: labels not read for an EipPool's namespaceSelector: {}", namespace, e.getMessage());
+            return Map.of();
+        }
     }
 
     /**

@@ -67,7 +67,7 @@ class DeployManifestsTest {
         assertThat(version.getSubresources().getStatus()).isNotNull();
         var spec = version.getSchema().getOpenAPIV3Schema().getProperties().get("spec");
         assertThat(spec.getProperties()).containsOnlyKeys("router", "externalPort", "switch", "group", "addresses", "namespaces",
-                "autoAssign", "excludeAddresses", "priority", "serviceSelector", "allowedAttachments");
+                "autoAssign", "excludeAddresses", "priority", "serviceSelector", "allowedAttachments", "namespaceSelector");
         assertThat(spec.getRequired()).containsExactlyInAnyOrder("router", "externalPort");
         assertThat(version.getSchema().getOpenAPIV3Schema().getProperties().get("status").getProperties())
                 .containsOnlyKeys("allocated", "free", "reserved", "waiting", "conditions");

@@ -138,7 +138,7 @@ class TenancyControllerIT extends ControllerTestBase {
         controller(platform(), b -> b);
         kube.resource(pool("b", new EipPool.Spec("r2", "r2-ext", "s2", null, List.of("172.30.0.128/25"), List.of("proj-b"), null))).create();
         kube.resource(pool("a", new EipPool.Spec("r1", "r1-ext", "s1", null, List.of("172.30.0.0/25"), List.of("proj-a"), null,
-                List.of("172.30.0.10"), null, null, null))).create();
+                List.of("172.30.0.10"), null, null, null, null))).create();
         create("proj-b", "gw", Map.of(ServiceAnnotations.ADDRESSES, GATEWAY));
         create("proj-a", "port", Map.of(ServiceAnnotations.ADDRESSES, "172.30.0.2"));
         create("proj-a", "excluded", Map.of(ServiceAnnotations.ADDRESSES, "172.30.0.10"));

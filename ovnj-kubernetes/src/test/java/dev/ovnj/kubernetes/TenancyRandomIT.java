@@ -55,7 +55,7 @@ class TenancyRandomIT extends ControllerTestBase {
         nbctl.run("lrp-add", "r2", "r2-ext", "02:00:00:00:01:02", "172.30.0.2/24");
         installPoolCrd();
         kube.resource(pool("a", new EipPool.Spec("r1", "r1-ext", "s1", null, List.of("172.30.0.0/26"), List.of("proj-a"), null,
-                List.of("172.30.0.5"), null, null, null))).create();
+                List.of("172.30.0.5"), null, null, null, null))).create();
         kube.resource(pool("b", new EipPool.Spec("r2", "r2-ext", null, null, List.of("172.30.0.64/26"), List.of("proj-b"), null))).create();
         controller(settings().withRouterNamespaces(Set.of("legacy")), b -> b);
 
