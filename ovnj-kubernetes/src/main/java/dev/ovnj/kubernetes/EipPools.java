@@ -155,7 +155,7 @@ final class EipPools {
                 try {
                     PoolAddresses.parse(excluded);
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("spec.excludeAddresses: \"" + excluded + "\" is not a range a-b, a CIDR or an address", e);
+                    throw new IllegalArgumentException("spec.excludeAddresses: " + e.getMessage(), e);
                 }
             }
         } catch (IllegalArgumentException e) {

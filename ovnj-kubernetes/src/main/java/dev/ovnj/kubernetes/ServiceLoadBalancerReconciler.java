@@ -150,6 +150,14 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         return java.util.Collections.unmodifiableMap(waiting);
     }
 
+    /**
+     * The condition this process last announced for each Service, by spec name (a Service's reason
+     * is one of {@link ConditionReasons#ALL}): what a gauge of Services by reason reads.
+     */
+    Map<String, LoadBalancerCondition> conditions() {
+        return java.util.Collections.unmodifiableMap(announced);
+    }
+
     /** Where each Service was placed by its last reconciliation, by spec name. */
     Map<String, EipPools.Placement> placements() {
         return placements;
