@@ -56,6 +56,14 @@ class TenancyControllerIT extends ControllerTestBase {
                         && c.getStatus().equals("True"))).orElse(false)));
     }
 
+    private static String loadAverage() {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (java.io.IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
     private Optional<EipPool.Status> poolStatus(String pool) {
         EipPool p = kube.resources(EipPool.class).withName(pool).get();
         return p == null ? Optional.empty() : Optional.ofNullable(p.getStatus());
@@ -169,8 +177,11 @@ class TenancyControllerIT extends ControllerTestBase {
                 Long.valueOf(2).equals(st.allocated()) && Long.valueOf(0).equals(st.free()) && Long.valueOf(1).equals(st.reserved())
                         && List.of("proj-a/x3").equals(st.waiting())).orElse(false));
         // A release reaches the waiting Service on the event, long before the minute's retry.
+        long released = System.nanoTime();
         kube.resource(get("proj-a", "x1")).delete();
         awaitServed("proj-a", "x3", "172.30.0.252");
+        System.out.printf("x1 deleted -> x3 served on the freed address: %d ms (load %s)%n", (System.nanoTime() - released) / 1_000_000,
+                loadAverage());
         assertThat(allClaims()).doesNotContain(GATEWAY);
     }
 
@@ -200,8 +211,11 @@ class TenancyControllerIT extends ControllerTestBase {
         controller(ControllerSettings.poolsOnly().withServerSideApply(false).withRetryAfter(Duration.ofMinutes(1)), b -> b);
         create("proj-a", "early", Map.of());
         awaitRefused("proj-a", "early", ConditionReasons.NO_POOL, "the controller has no router of its own");
+        long created = System.nanoTime();
         kube.resource(pool("a", new EipPool.Spec("r1", "r1-ext", "s1", null, List.of("172.30.0.0/25"), List.of("proj-a"), null))).create();
         awaitServed("proj-a", "early", "172.30.0.3");
+        System.out.printf("pool created -> NoPool Service served: %d ms (load %s)%n", (System.nanoTime() - created) / 1_000_000,
+                loadAverage());
     }
 
     private Service shared(String ns, String name, String key, int port) {
