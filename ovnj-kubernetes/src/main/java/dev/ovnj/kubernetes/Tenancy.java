@@ -129,6 +129,11 @@ final class Tenancy {
                 return new Refused(ConditionReasons.ADDRESS_INVALID, "requested address " + IpAddresses.format(ip) + " is reserved: "
                         + why.get(), placement.pool());
             }
+            if (placement.addresses().isEmpty() && !networks.isEmpty() && !inNetworks(ip, networks)) {
+                return new Refused(ConditionReasons.ADDRESS_INVALID, "requested address " + IpAddresses.format(ip)
+                        + " is not in the networks " + networks + " of Logical_Router_Port " + placement.target().externalPort().orElse("")
+                        + " nor in an EipPool namespace " + intent.namespace() + " may use", Optional.empty());
+            }
             if (placement.addresses().isPresent() && !placement.addresses().get().contains(ip)) {
                 return new Refused(ConditionReasons.ADDRESS_INVALID, "requested address " + IpAddresses.format(ip)
                         + " is not in the addresses of EipPool " + placement.pool().orElseThrow() + " (" + placement.addresses().get()
@@ -327,6 +332,28 @@ final class Tenancy {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether a network of the address's family holds it; true when the port has none of that
+     * family (the address resolution then says the Service is not served in that family).
+     */
+    private static boolean inNetworks(InetAddress ip, List<String> networks) {
+        boolean family = false;
+        for (String written : networks) {
+            try {
+                IpNetwork n = IpNetwork.parse(written);
+                if (n.family() == IpFamily.of(ip)) {
+                    family = true;
+                    if (n.contains(ip)) {
+                        return true;
+                    }
+                }
+            } catch (IllegalArgumentException malformed) {
+                // Another client's malformed network holds nothing.
+            }
+        }
+        return !family;
     }
 
     /** An IPv4 network's own or broadcast address, said in words. */

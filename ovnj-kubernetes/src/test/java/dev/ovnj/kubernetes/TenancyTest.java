@@ -143,6 +143,9 @@ class TenancyTest {
 
     @Test
     void anAddressOutsideEveryPoolTheNamespaceMayUseIsRefusedAndOneInsideChoosesThatPool() {
+        assertThat(refused(decide(intent("legacy", Map.of(ServiceAnnotations.ADDRESSES, "172.30.0.20")))).message())
+                .isEqualTo("requested address 172.30.0.20 is not in the networks [168.119.17.51/26] of Logical_Router_Port gw-ext "
+                        + "nor in an EipPool namespace legacy may use");
         Tenancy.Refused r = refused(decide(intent("proj-b", Map.of(ServiceAnnotations.ADDRESSES, "172.30.0.20"))));
         assertThat(r.reason()).isEqualTo(ConditionReasons.ADDRESS_INVALID);
         assertThat(r.message()).contains("172.30.0.20 is not in the addresses of EipPool b");
