@@ -5,7 +5,7 @@ package dev.ovnj.lb;
  * {@link SpecStatus.State#CONFLICT} or {@link SpecStatus.State#FAILED}. The status says why
  * (conflicting rows, the server's error and details).
  */
-public final class SpecFailedException extends RuntimeException {
+public final class SpecFailedException extends EngineException {
     private static final long serialVersionUID = 1L;
     private final transient SpecStatus status;
 

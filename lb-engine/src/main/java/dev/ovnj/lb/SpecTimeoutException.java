@@ -11,7 +11,7 @@ import java.util.Map;
  * spec reaches its verdict (visible in {@link LoadBalancerEngine#status}) once the database is
  * back, without a new call.
  */
-public final class SpecTimeoutException extends RuntimeException {
+public final class SpecTimeoutException extends EngineException {
     private static final long serialVersionUID = 1L;
     private final String owner;
     private final Duration timeout;
