@@ -28,12 +28,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <ul>
  *   <li>Every future completes within the {@linkplain Builder#requestTimeout request timeout}
  *       (30 s by default): with the result once each spec it covers reached a verdict
- *       (APPLIED, WAITING, INVALID, CONFLICT or FAILED), or exceptionally with
- *       {@link InvalidSpecException}, {@link SpecFailedException}, {@link EngineBusyException},
- *       {@link EngineClosedException} or, when the bound expires first (the database unavailable:
- *       no connection, no quorum, the lock held by another replica), {@link SpecTimeoutException}.
- *       A timeout ends only the wait: the engine keeps reconciling the spec, and a future is never
- *       completed twice.</li>
+ *       (APPLIED, WAITING, INVALID, CONFLICT or FAILED), or exceptionally with an
+ *       {@link EngineException}: {@link InvalidSpecException}, {@link SpecFailedException},
+ *       {@link UnknownSpecException} (a {@code remove} with nothing to remove),
+ *       {@link EngineBusyException}, {@link EngineClosedException}, {@link DatabaseGaveUpException}
+ *       (at once, when the client stopped connecting for good) or, when the bound expires first
+ *       (the database unavailable: no connection, no quorum, the lock held by another replica),
+ *       {@link SpecTimeoutException}. A timeout ends only the wait: the engine keeps reconciling
+ *       what {@code apply} and {@code remove} declared; a failed {@code upsert} is withdrawn unless
+ *       {@link UpsertOption#KEEP_DECLARED} says otherwise. A future is never completed twice.</li>
  *   <li>{@link #status} and {@link #isAvailable()} never block and may be called from any thread,
  *       listeners included; a status is an immutable snapshot that was true when published.</li>
  *   <li>Nothing a listener, a malformed row or the server does stops the engine: a failure while
@@ -612,7 +615,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
          * for a verdict (default 30 s). When it expires first, typically because the database is
          * unavailable (no connection, no quorum, the lock held by another replica), the future
          * fails with {@link SpecTimeoutException}, naming the undecided specs, their status and
-         * what the engine waits for. The engine keeps reconciling them: they reach their verdict
+         * what the engine waits for. The engine keeps reconciling them (but for an {@code upsert}
+         * without {@link UpsertOption#KEEP_DECLARED}, which is withdrawn): they reach their verdict
          * when the database is back, without a new call, and no future is completed twice.
          *
          * @param timeout the bound, positive

@@ -218,6 +218,30 @@ public final class OvsdbClient implements AutoCloseable {
     }
 
     /**
+     * The client's state in words, for a health check or a log line: {@code synced with <remote>},
+     * {@code connecting to [<remotes>]} (with the last attempt's failure, when there was one), the
+     * reason it {@linkplain #gaveUp() gave up} ({@code gave up connecting to [...] (retrying cannot
+     * help): ... does not serve database OVN_Northbound ...}), or {@code closed}. Never blocks.
+     *
+     * @return the state in words
+     */
+    public String availability() {
+        if (closed) {
+            return "closed";
+        }
+        Session s = supervisor.current();
+        if (s != null && s.synced && s.isOpen()) {
+            return "synced with " + s.remote;
+        }
+        Optional<GaveUp> gaveUp = supervisor.gaveUp();
+        if (gaveUp.isPresent()) {
+            return gaveUp.get().describe();
+        }
+        return "connecting to " + options.remotes() + supervisor.lastFailure()
+                .map(e -> " (last attempt: " + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()) + ")").orElse("");
+    }
+
+    /**
      * Why the client stopped connecting for good, if it did: before its first sync every remote
      * refused it for a reason retrying cannot cure (e.g. it serves another database). A client
      * in this state never connects again; its transactions fail at once with a

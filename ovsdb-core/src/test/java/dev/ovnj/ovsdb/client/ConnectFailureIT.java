@@ -36,12 +36,14 @@ class ConnectFailureIT {
             java.util.concurrent.BlockingQueue<ConnectionEvent> events = new java.util.concurrent.LinkedBlockingQueue<>();
             client.addConnectionListener(events::add);
             assertThat(client.gaveUp()).isEmpty();
+            assertThat(client.availability()).startsWith("connecting to");
             catchThrowable(() -> client.startAndWait(Duration.ofSeconds(20)));
 
             GaveUp why = client.gaveUp().orElseThrow();
             assertThat(why.remote().map(Remote::toString)).contains(sb.remote());
             assertThat(why.reason()).contains("does not serve database OVN_Northbound").contains("OVN_Southbound");
             assertThat(why.describe()).contains("gave up").contains(sb.remote());
+            assertThat(client.availability()).isEqualTo(why.describe());
             ConnectionEvent e;
             do {
                 e = events.poll(5, java.util.concurrent.TimeUnit.SECONDS);
