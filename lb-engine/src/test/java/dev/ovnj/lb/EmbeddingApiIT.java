@@ -32,10 +32,13 @@ class EmbeddingApiIT {
     @TempDir
     Path dir;
 
-    /** A row of no owner holding {@link #TAKEN}, written by another tool. */
-    private static void foreignRow(Nbctl nbctl) {
-        nbctl.run("lb-add", "other-lb", TAKEN, "10.9.0.9:80", "tcp");
-        nbctl.run("lr-lb-add", "shalb-dev", "other-lb");
+    /** A row of no owner holding {@link #TAKEN} on the router, written by another tool and seen by the engine's cache. */
+    private static void foreignRow(EngineFixture f) {
+        f.nbctl.run("lb-add", "other-lb", TAKEN, "10.9.0.9:80", "tcp");
+        f.nbctl.run("lr-lb-add", "shalb-dev", "other-lb");
+        Await.until(WAIT, "the engine's cache has the foreign row on the router", () -> f.client.cache().table("Load_Balancer").rows()
+                .stream().filter(r -> "other-lb".equals(String.valueOf(r.get("name")))).anyMatch(lb -> f.client.cache()
+                        .table("Logical_Router").rows().stream().anyMatch(lr -> String.valueOf(lr.get("load_balancer")).contains(lb.uuid().toString()))));
     }
 
     private static LoadBalancerSpec spec(String name, String vip) {
@@ -50,7 +53,7 @@ class EmbeddingApiIT {
     @Test
     void aFailedUpsertLeavesNothingDeclaredUnlessAskedToKeepIt() throws Exception {
         try (EngineFixture f = new EngineFixture()) {
-            foreignRow(f.nbctl);
+            foreignRow(f);
             Throwable e = catchThrowable(() -> f.engine.upsert(OWNER, spec("b-steal", TAKEN)).get(10, TimeUnit.SECONDS));
             assertThat(e).isInstanceOf(ExecutionException.class).cause().isInstanceOf(SpecFailedException.class)
                     .hasMessageContaining("conflict");
@@ -69,8 +72,16 @@ class EmbeddingApiIT {
             assertThat(rowsOf(f.nbctl, OWNER)).containsExactly("b-web-tcp,168.119.17.61:80=10.1.0.5:8080");
             assertThat(f.engine.status(OWNER)).containsOnlyKeys("b-web");
 
+            // The same with the other owner declared in this engine: its remove does not let the failed spec in.
+            assertThat(f.engine.apply("team-a", List.of(spec("a-web", "168.119.17.65:80"))).get(10, TimeUnit.SECONDS).allApplied()).isTrue();
+            Throwable taken = catchThrowable(() -> f.engine.upsert(OWNER, spec("b-take", "168.119.17.65:80")).get(10, TimeUnit.SECONDS));
+            assertThat(taken).cause().isInstanceOf(SpecFailedException.class);
+            f.engine.remove("team-a", "a-web").get(10, TimeUnit.SECONDS);
+            Thread.sleep(1500);
+            assertThat(rowsOf(f.nbctl, OWNER)).containsExactly("b-web-tcp,168.119.17.61:80=10.1.0.5:8080");
+
             // Asked to keep it declared, the spec is written once the row that blocked it goes.
-            foreignRow(f.nbctl);
+            foreignRow(f);
             Throwable kept = catchThrowable(() -> f.engine.upsert(OWNER, spec("b-keep", TAKEN), UpsertOption.KEEP_DECLARED)
                     .get(10, TimeUnit.SECONDS));
             assertThat(kept).cause().isInstanceOf(SpecFailedException.class);
