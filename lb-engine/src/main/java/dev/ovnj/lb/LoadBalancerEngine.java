@@ -50,7 +50,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class LoadBalancerEngine implements AutoCloseable {
     /** How long {@link #close()} gives the engine's own threads to finish. */
-    private static final long CLOSE_WAIT_MILLIS = 50;
+    private static final long CLOSE_WAIT_MILLIS = 20;
     private final OvsdbClient client;
     private final EngineSettings settings;
     private final EngineCounters counters = new EngineCounters();
@@ -388,12 +388,12 @@ public final class LoadBalancerEngine implements AutoCloseable {
     }
 
     /**
-     * Stops the engine; idempotent. Returns within about 50 ms whatever
+     * Stops the engine; idempotent. Returns within about 20 ms whatever
      * the server or a listener does: it stops following the cache, fails waiting futures with
      * {@link EngineClosedException}, sends the release of its OVSDB locks without waiting for the
      * server's answer (a standby takes over as soon as the server reads it; a server that never
      * answers drops the locks with the connection anyway), and gives its own threads (a step
-     * running, listener events queued) at most 50 ms to finish: a
+     * running, listener events queued) at most 20 ms to finish: a
      * transaction already sent may still commit. The client stays open and usable.
      * {@link #close(Duration)} waits longer, for those who want the server's answer.
      */
