@@ -32,7 +32,7 @@ import java.util.TreeSet;
  * @param unowned whether rows without {@code ovnj.owner} may be adopted
  * @param claimOwner the claim owner the adopted addresses' claims move to; empty: claims are left as they are
  */
-public record Adoption(Set<String> rows, Set<String> owners, boolean unowned, Optional<String> claimOwner) implements ApplyOption {
+public record Adoption(Set<String> rows, Set<String> owners, boolean unowned, Optional<String> claimOwner) implements ApplyOption, UpsertOption {
     /** The selector prefix of an owner. */
     public static final String OWNER_PREFIX = "owner:";
     /** The selector prefix of a row name or UUID (optional). */

@@ -137,8 +137,12 @@ final class Declarations {
         return affected;
     }
 
-    /** {@code upsert}: one spec; a first declaration holds the owner's rows no spec names (orphans). */
-    void upsert(Request req, LoadBalancerSpec spec, Adoption adoption) {
+    /**
+     * {@code upsert}: one spec; a first declaration holds the owner's rows no spec names (orphans).
+     * Unless {@code keepDeclared}, a failure of the request withdraws the declaration again
+     * ({@link #withdraw}).
+     */
+    void upsert(Request req, LoadBalancerSpec spec, Adoption adoption, boolean keepDeclared) {
         String owner = req.owner;
         boolean firstDeclaration = !store.owners().contains(owner);
         List<SpecError> duplicates = duplicateVips(owner, spec);
@@ -146,9 +150,14 @@ final class Declarations {
             waiters.failNow(req, new InvalidSpecException(duplicates));
             return;
         }
-        Set<SpecKey> affected = store.declare(owner, spec.name(), spec, List.of(), adoption);
         SpecKey key = new SpecKey(owner, spec.name());
-        req.waiting.put(key, store.get(key).generation());
+        Desired previous = store.get(key);
+        Set<SpecKey> affected = store.declare(owner, spec.name(), spec, List.of(), adoption);
+        long generation = store.get(key).generation();
+        req.waiting.put(key, generation);
+        if (!keepDeclared) {
+            req.withdrawOnFailure = () -> withdraw(key, generation, previous);
+        }
         if (firstDeclaration && !store.isComplete(owner)) {
             for (String orphan : reconciler.staleSpecs(owner, store.names(owner))) {
                 affected.addAll(store.hold(owner, orphan, ORPHAN));
@@ -157,11 +166,19 @@ final class Declarations {
         declared(req, affected);
     }
 
-    /** {@code remove}: one spec's rows go. */
-    void remove(Request req, String name) {
+    /**
+     * {@code remove}: one spec's rows go. A name that is neither declared nor of a row the owner
+     * has fails the request with {@link UnknownSpecException}, when the cache can tell
+     * ({@code synced}; before the first sync the removal is declared and waits, as any request).
+     */
+    void remove(Request req, String name, boolean synced) {
         String owner = req.owner;
-        Set<SpecKey> affected = store.declare(owner, name, null, List.of());
         SpecKey key = new SpecKey(owner, name);
+        if (synced && store.get(key) == null && !reconciler.rowsBySpec(owner).containsKey(name)) {
+            waiters.failNow(req, new UnknownSpecException(owner, name));
+            return;
+        }
+        Set<SpecKey> affected = store.declare(owner, name, null, List.of());
         req.waiting.put(key, store.get(key).generation());
         declared(req, affected);
     }
@@ -204,6 +221,52 @@ final class Declarations {
         }
         if (req.waiting.isEmpty() && !req.answered()) {
             waiters.complete(req);
+        }
+    }
+
+    /**
+     * A failed {@code upsert} leaves the engine as before the call: its declaration (generation
+     * {@code generation}) gives way to the one before it, or to none, in which case whatever the
+     * declaration may have written meanwhile (a write in flight when its deadline expired) is
+     * deleted. Nothing happens if the spec was declared again since: that declaration stands.
+     */
+    void withdraw(SpecKey key, long generation, Desired previous) {
+        Desired now = store.get(key);
+        if (now == null || now.generation() != generation || closed.getAsBoolean()) {
+            return;
+        }
+        String owner = key.owner();
+        Set<SpecKey> affected;
+        if (previous == null || previous.removed() && !previous.isHeld()) {
+            affected = store.declare(owner, key.spec(), null, List.of());
+        } else if (previous.isHeld()) {
+            affected = store.hold(owner, key.spec(), previous.held());
+        } else {
+            affected = store.declare(owner, key.spec(), previous.spec(), previous.errors(), previous.adoption());
+        }
+        LOG.info("owner {}, spec {}: the upsert failed; its declaration is withdrawn ({})", owner, key.spec(),
+                previous == null || previous.removed() && !previous.isHeld() ? "nothing is declared under this name" : "the previous one stands");
+        long t = System.nanoTime();
+        Desired d = store.get(key);
+        outcomes.redeclared(key);
+        queue.forget(key);
+        if (d.invalid()) {
+            board.invalid(key, d.generation(), d.errors().stream().map(e -> e.field() + ": " + e.message()).toList());
+            queue.remove(key);
+        } else {
+            if (d.isHeld()) {
+                board.held(key, d.generation(), d.held());
+            } else if (!d.removed()) {
+                board.pending(key, d.generation(), pendingReason.get());
+            } else if (board.get(key) != null) {
+                board.deleting(key, d.generation());
+            }
+            queue.add(key, t, true);
+        }
+        for (SpecKey k : affected) {
+            if (!k.equals(key)) {
+                mark(k, t, true);
+            }
         }
     }
 

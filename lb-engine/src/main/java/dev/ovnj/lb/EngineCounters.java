@@ -7,6 +7,8 @@ final class EngineCounters {
     final AtomicLong transactions = new AtomicLong();
     final AtomicLong operations = new AtomicLong();
     final AtomicLong repairs = new AtomicLong();
+    /** Rows written for the first time since their spec waited (see {@link AwaitedWriteEvent}); not repairs. */
+    final AtomicLong awaitedWrites = new AtomicLong();
     final AtomicLong conflicts = new AtomicLong();
     final AtomicLong retries = new AtomicLong();
     final AtomicLong failures = new AtomicLong();

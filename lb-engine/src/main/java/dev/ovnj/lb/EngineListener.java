@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Observes the engine: status changes, repairs and every transaction (the metrics hook).
+ * Observes the engine: status changes, drift repairs, writes after waiting and every transaction
+ * (the metrics hook). Register with {@link LoadBalancerEngine#addListener}, unregister with
+ * {@link LoadBalancerEngine#removeListener}.
  * Called on one dedicated thread ("ovnj-engine-listeners"), in order, never on the engine's own
  * thread: a listener may call {@link LoadBalancerEngine#status} or any other method. A listener
  * that throws is logged (at most once per 10 s) and counted in
@@ -21,7 +23,9 @@ public interface EngineListener {
     }
 
     /**
-     * Drift was repaired.
+     * Drift was repaired: another writer changed or deleted rows the engine had written for an
+     * APPLIED spec, and the engine wrote them back. Only drift: a spec written once what it waited
+     * for appeared is reported by {@link #onAwaitedWrite}.
      *
      * @param event what was repaired and how fast
      */
@@ -36,6 +40,26 @@ public interface EngineListener {
      */
     default void onRepairs(List<RepairEvent> events) {
         events.forEach(this::onRepair);
+    }
+
+    /**
+     * A spec that waited (WAITING for a router, switch or group, or in CONFLICT with another
+     * owner's row) was written because what it waited for changed: it is becoming APPLIED. Not a
+     * drift repair, and not counted as one.
+     *
+     * @param event what was written, and what the spec had waited for
+     */
+    default void onAwaitedWrite(AwaitedWriteEvent event) {
+    }
+
+    /**
+     * The writes after waiting committed together by one transaction round (a router appearing
+     * that thousands of specs waited for). By default calls {@link #onAwaitedWrite} for each.
+     *
+     * @param events the writes, at least one
+     */
+    default void onAwaitedWrites(List<AwaitedWriteEvent> events) {
+        events.forEach(this::onAwaitedWrite);
     }
 
     /**

@@ -274,6 +274,10 @@ final class EngineLoop {
                 vipIndex.rebuild(client.cache());
                 declarations.recheckAll(System.nanoTime());
             }
+            if (event.kind() == ConnectionEvent.Kind.GAVE_UP) {
+                // No verdict can come any more: the waiting callers hear why now, not at their timeout.
+                client.gaveUp().ifPresent(g -> waiters.failAll(r -> new DatabaseGaveUpException(r.owner, g)));
+            }
             refreshAvailability();
             schedulePass();
         });
@@ -297,12 +301,12 @@ final class EngineLoop {
         return request(Request.Kind.APPLY, owner, declarations::releaseHeld);
     }
 
-    Answer<ApplyResult> upsert(String owner, LoadBalancerSpec spec, Adoption adoption) {
-        return request(Request.Kind.UPSERT, owner, req -> declarations.upsert(req, spec, adoption));
+    Answer<ApplyResult> upsert(String owner, LoadBalancerSpec spec, Adoption adoption, boolean keepDeclared) {
+        return request(Request.Kind.UPSERT, owner, req -> declarations.upsert(req, spec, adoption, keepDeclared));
     }
 
     Answer<ApplyResult> remove(String owner, String name) {
-        return request(Request.Kind.REMOVE, owner, req -> declarations.remove(req, name));
+        return request(Request.Kind.REMOVE, owner, req -> declarations.remove(req, name, client.isSynced()));
     }
 
     LoadBalancerPlan plan(String owner, List<LoadBalancerSpec> specs, boolean allowMassDelete, Adoption adoption) {
@@ -334,17 +338,27 @@ final class EngineLoop {
         return board.operatingCounts();
     }
 
-    /** Idempotent: fails waiting callers, releases the lock, stops the threads; the client stays open. */
-    void close() {
+    /**
+     * Idempotent: fails waiting callers, sends the lock releases, stops the threads; the client
+     * stays open. Waits for nothing of the server's unless {@code waitForServer}: the engine's own
+     * threads get {@code waitNanos} to finish what they are running, and with
+     * {@code waitForServer} the server's answers to the lock releases are waited for within the
+     * same bound.
+     *
+     * @return whether everything waited for finished within the bound (false also when closed already)
+     */
+    boolean close(long waitNanos, boolean waitForServer) {
         if (closed) {
-            return;
+            return false;
         }
+        long deadline = System.nanoTime() + Math.max(0, waitNanos);
         closed = true;
         if (southbound != null) {
             southbound.cache().removeListener(southboundListener);
         }
-        gate.close();
-        leases.close();
+        // Sent, not waited for: a frozen server must not hold the caller; a standby takes over
+        // once the server reads them (or the connection ends).
+        CompletableFuture<Void> released = CompletableFuture.allOf(gate.close(), leases.close());
         try {
             thread.execute(() -> runStep("close", waiters::failAll));
         } catch (RejectedExecutionException e) {
@@ -354,16 +368,40 @@ final class EngineLoop {
         // Not shutdownNow(): the periodic check stops, but pending deadlines stay, so a caller whose
         // request a stalled loop never answers still gets EngineClosedException within its bound.
         watchdog.shutdown();
+        boolean done = true;
         if (!Thread.currentThread().getName().equals("ovnj-engine")) {
             try {
-                thread.awaitTermination(5, TimeUnit.SECONDS);
+                done = thread.awaitTermination(left(deadline), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                done = false;
+            }
+        }
+        if (waitForServer) {
+            try {
+                released.get(left(deadline), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                done = false;
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                done = false;
             }
         }
         // The answers already handed over still run; a later one (a deadline) uses the JDK's pool.
         stages.shutdown();
-        LOG.info("engine closed");
+        if (done) {
+            LOG.info("engine closed");
+        } else {
+            LOG.info("engine closed without waiting longer for {}", waitForServer && !released.isDone()
+                    ? "the server's answer to the lock release (the server drops the lock with the connection anyway)"
+                    : "its thread to finish its step");
+        }
+        return done;
+    }
+
+    /** The time left until {@code deadline} (a {@link System#nanoTime()} value), never negative. */
+    private static long left(long deadline) {
+        return Math.max(0, deadline - System.nanoTime());
     }
 
     private Answer<ApplyResult> request(Request.Kind kind, String owner, Consumer<Request> declare) {

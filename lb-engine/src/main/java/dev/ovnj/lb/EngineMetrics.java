@@ -7,7 +7,8 @@ import java.util.Map;
  *
  * @param transactions counter: transactions committed
  * @param operations counter: operations in those transactions
- * @param repairs counter: drift repairs committed (one per repaired row)
+ * @param repairs counter: drift repairs committed (one per repaired row): rows of an APPLIED spec that
+ *     another writer changed or deleted, written back. Writes after waiting are not counted here.
  * @param conflicts counter: concurrent-writer conflicts (a guard failed and the spec was re-planned)
  * @param retries counter: specs requeued with backoff after a retriable error
  * @param failures counter: transactions the server rejected for good (specs then FAILED)
@@ -28,12 +29,14 @@ import java.util.Map;
  *     answers handed to the callers' stage threads, and deliveries to the listener thread. The
  *     client's own hand-offs (I/O thread to callback thread) are not included.
  * @param specsByOperatingStatus gauge: how many specs are in each {@link OperatingStatus}, every status present
+ * @param awaitedWrites counter: rows written for the first time since their spec waited (a router
+ *     appeared, a conflicting row went; see {@link AwaitedWriteEvent}), one per row
  */
 public record EngineMetrics(long transactions, long operations, long repairs, long conflicts, long retries,
                             long failures, long plans, long lastPlanMicros, long specPlans, long longestCacheReadMicros,
                             long slowCacheReads, long listenerFailures, Map<SpecStatus.State, Integer> specsByState, boolean stalled,
                             long heldDeletions, long fights, long handoffs,
-                            Map<OperatingStatus, Integer> specsByOperatingStatus) {
+                            Map<OperatingStatus, Integer> specsByOperatingStatus, long awaitedWrites) {
 
     /**
      * Copies the map.
@@ -58,6 +61,7 @@ public record EngineMetrics(long transactions, long operations, long repairs, lo
      *     the engine thread, answers to the callers' stage threads, deliveries to the listener
      *     thread); the client's own hand-offs (I/O to callback thread) are not counted
      * @param specsByOperatingStatus gauge: how many specs are in each operating status
+     * @param awaitedWrites counter: rows written for the first time since their spec waited
      */
     public EngineMetrics {
         specsByState = Map.copyOf(specsByState);

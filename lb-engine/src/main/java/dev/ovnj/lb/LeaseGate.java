@@ -3,7 +3,7 @@ package dev.ovnj.lb;
 import dev.ovnj.ovsdb.client.LockListener;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,7 +80,7 @@ final class LeaseGate {
             return "engine closed";
         }
         if (!client.isSynced()) {
-            return "not connected to the Northbound database";
+            return client.gaveUp().map(g -> g.describe()).orElse("not connected to the Northbound database");
         }
         if (lockName.isPresent() && !lockHeld) {
             return "lock " + lockName.get() + " held by another replica";
@@ -88,18 +88,20 @@ final class LeaseGate {
         return "connected";
     }
 
-    /** Stops listening and releases the lock, waiting for the server's answer at most two seconds. */
-    void close() {
+    /**
+     * Stops listening and releases the lock without waiting: the request is sent, and the returned
+     * future completes when the server answered (a failure counts as an answer: not connected, the
+     * server drops the lock with the connection anyway).
+     */
+    CompletableFuture<Void> close() {
         closed = true;
-        lockName.ifPresent(name -> {
-            try {
-                client.unlock(name).get(2, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (Exception e) {
-                // Not connected or no answer: the server drops the lock with the connection anyway.
-                LOG.debug("releasing lock {}: {}", name, e.toString());
-            }
+        if (lockName.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        String name = lockName.get();
+        return client.unlock(name).exceptionally(e -> {
+            LOG.debug("releasing lock {}: {}", name, e.toString());
+            return null;
         });
     }
 }

@@ -27,6 +27,7 @@ final class ListenerBus {
     enum Event {
         STATUS("onStatus"),
         REPAIRS("onRepair", "onRepairs"),
+        AWAITED_WRITES("onAwaitedWrite", "onAwaitedWrites"),
         TRANSACTION("onTransaction"),
         AVAILABILITY("onAvailability"),
         BACKEND_HEALTH("onBackendHealth"),
@@ -72,6 +73,31 @@ final class ListenerBus {
         all.addAll(wanted);
         all.addAll(s.events());
         wanted = all;
+    }
+
+    /**
+     * Stops delivering to a listener (the first registration of it, compared by identity); events
+     * already queued for it may still reach it.
+     *
+     * @return whether it was registered
+     */
+    synchronized boolean remove(EngineListener listener) {
+        java.util.Objects.requireNonNull(listener, "listener");
+        Subscriber found = null;
+        for (Subscriber s : listeners) {
+            if (s.listener() == listener) {
+                found = s;
+                break;
+            }
+        }
+        if (found == null) {
+            return false;
+        }
+        listeners.remove(found);
+        Set<Event> all = EnumSet.noneOf(Event.class);
+        listeners.forEach(s -> all.addAll(s.events()));
+        wanted = all;
+        return true;
     }
 
     /** The events whose methods a listener class overrides (all of them if reflection is refused). */
@@ -177,18 +203,27 @@ final class ListenerBus {
         return handoffs.get();
     }
 
-    /** Stops delivering; events already queued are still delivered for a short while. */
-    void close() {
+    /**
+     * Stops delivering: events already queued are delivered for at most {@code waitNanos} more
+     * (waited for here), then the thread is interrupted and the rest dropped.
+     *
+     * @return whether every queued event was delivered in time
+     */
+    boolean close(long waitNanos) {
         thread.shutdown();
         if (Thread.currentThread().getName().equals("ovnj-engine-listeners")) {
             // A listener closing the engine: do not wait for ourselves.
-            return;
+            return false;
         }
+        boolean done = false;
         try {
-            thread.awaitTermination(1, TimeUnit.SECONDS);
+            done = thread.awaitTermination(Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        thread.shutdownNow();
+        if (!done) {
+            thread.shutdownNow();
+        }
+        return done;
     }
 }

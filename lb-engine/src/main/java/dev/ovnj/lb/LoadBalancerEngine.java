@@ -28,12 +28,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <ul>
  *   <li>Every future completes within the {@linkplain Builder#requestTimeout request timeout}
  *       (30 s by default): with the result once each spec it covers reached a verdict
- *       (APPLIED, WAITING, INVALID, CONFLICT or FAILED), or exceptionally with
- *       {@link InvalidSpecException}, {@link SpecFailedException}, {@link EngineBusyException},
- *       {@link EngineClosedException} or, when the bound expires first (the database unavailable:
- *       no connection, no quorum, the lock held by another replica), {@link SpecTimeoutException}.
- *       A timeout ends only the wait: the engine keeps reconciling the spec, and a future is never
- *       completed twice.</li>
+ *       (APPLIED, WAITING, INVALID, CONFLICT or FAILED), or exceptionally with an
+ *       {@link EngineException}: {@link InvalidSpecException}, {@link SpecFailedException},
+ *       {@link UnknownSpecException} (a {@code remove} with nothing to remove),
+ *       {@link EngineBusyException}, {@link EngineClosedException}, {@link DatabaseGaveUpException}
+ *       (at once, when the client stopped connecting for good) or, when the bound expires first
+ *       (the database unavailable: no connection, no quorum, the lock held by another replica),
+ *       {@link SpecTimeoutException}. A timeout ends only the wait: the engine keeps reconciling
+ *       what {@code apply} and {@code remove} declared; a failed {@code upsert} is withdrawn unless
+ *       {@link UpsertOption#KEEP_DECLARED} says otherwise. A future is never completed twice.</li>
  *   <li>{@link #status} and {@link #isAvailable()} never block and may be called from any thread,
  *       listeners included; a status is an immutable snapshot that was true when published.</li>
  *   <li>Nothing a listener, a malformed row or the server does stops the engine: a failure while
@@ -46,6 +49,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code docs/architecture.md}.
  */
 public final class LoadBalancerEngine implements AutoCloseable {
+    /** How long {@link #close()} gives the engine's own threads to finish. */
+    private static final long CLOSE_WAIT_MILLIS = 20;
     private final OvsdbClient client;
     private final EngineSettings settings;
     private final EngineCounters counters = new EngineCounters();
@@ -155,7 +160,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
         boolean allowMassDelete = given.contains(ApplyOption.ALLOW_MASS_DELETE);
         Adoption adoption = Adoption.of(given);
         Map<String, List<SpecError>> checked = SpecValidator.validate(owner, copy);
-        return limited(() -> loop.apply(owner, copy, checked, allowMassDelete, adoption));
+        return limited(owner, () -> loop.apply(owner, copy, checked, allowMassDelete, adoption));
     }
 
     /**
@@ -172,7 +177,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
      */
     public CompletableFuture<ApplyResult> declareComplete(String owner) {
         Objects.requireNonNull(owner, "owner");
-        return limited(() -> loop.declareComplete(owner));
+        return limited(owner, () -> loop.declareComplete(owner));
     }
 
     /**
@@ -185,7 +190,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
      */
     public CompletableFuture<ApplyResult> releaseHeldDeletions(String owner) {
         Objects.requireNonNull(owner, "owner");
-        return limited(() -> loop.releaseHeld(owner));
+        return limited(owner, () -> loop.releaseHeld(owner));
     }
 
     /**
@@ -203,16 +208,25 @@ public final class LoadBalancerEngine implements AutoCloseable {
     /**
      * Adds or replaces one spec of {@code owner}.
      *
+     * <p>A future that fails leaves nothing declared for that spec: the engine and the database are
+     * as before the call (the spec's previous declaration, if any, stands again; a spec that had
+     * none is not written later, e.g. when the row it conflicts with goes, and is no longer listed
+     * in {@link #status}). {@link UpsertOption#KEEP_DECLARED} keeps it declared instead, for a
+     * caller that wants the engine to write it as soon as it can. A spec WAITING for a router,
+     * switch or group is not a failure: the future completes with that status, the spec stays
+     * declared, and it is written once what it waits for appears.
+     *
      * @param owner the owner
      * @param spec the spec
      * @return completes when the database holds it (or it waits for a router or switch); fails with
      *     {@link InvalidSpecException} (and writes nothing) when the spec is invalid or uses a VIP
      *     another spec of the owner has, with {@link SpecFailedException} on a conflict or when the
      *     server rejects it, with {@link SpecTimeoutException} when there is no verdict within the
-     *     request timeout
+     *     request timeout, with {@link DatabaseGaveUpException} at once when the client gave up
+     *     connecting
      */
     public CompletableFuture<ApplyResult> upsert(String owner, LoadBalancerSpec spec) {
-        return upsert(owner, spec, null);
+        return upsert(owner, spec, new UpsertOption[0]);
     }
 
     /**
@@ -226,13 +240,44 @@ public final class LoadBalancerEngine implements AutoCloseable {
      * @return as {@link #upsert(String, LoadBalancerSpec)}
      */
     public CompletableFuture<ApplyResult> upsert(String owner, LoadBalancerSpec spec, Adoption adoption) {
+        return adoption == null ? upsert(owner, spec) : upsert(owner, spec, new UpsertOption[] {adoption});
+    }
+
+    /**
+     * Adds or replaces one spec of {@code owner}, with options: {@link UpsertOption#KEEP_DECLARED}
+     * (a failed future leaves the spec declared, and the engine writes it as soon as it can),
+     * an {@link Adoption} (as {@link #upsert(String, LoadBalancerSpec, Adoption)}).
+     *
+     * @param owner the owner
+     * @param spec the spec
+     * @param options e.g. {@code UpsertOption.KEEP_DECLARED}, {@code ApplyOption.adopt("unowned")}
+     * @return as {@link #upsert(String, LoadBalancerSpec)}
+     * @throws IllegalArgumentException when two adoptions are given
+     */
+    public CompletableFuture<ApplyResult> upsert(String owner, LoadBalancerSpec spec, UpsertOption... options) {
         Objects.requireNonNull(owner, "owner");
         Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(options, "options");
+        Adoption adoption = null;
+        boolean keepDeclared = false;
+        for (int i = 0; i < options.length; i++) {
+            UpsertOption o = Objects.requireNonNull(options[i], "options[" + i + "]");
+            if (o == UpsertOption.KEEP_DECLARED) {
+                keepDeclared = true;
+            } else if (o instanceof Adoption a) {
+                if (adoption != null) {
+                    throw new IllegalArgumentException("upsert takes one adoption, not two: " + adoption + ", " + a);
+                }
+                adoption = a;
+            }
+        }
         List<SpecError> errors = SpecValidator.validate(owner, spec);
         if (!errors.isEmpty()) {
             return CompletableFuture.failedFuture(new InvalidSpecException(errors));
         }
-        return limited(() -> loop.upsert(owner, spec, adoption));
+        Adoption adopt = adoption;
+        boolean keep = keepDeclared;
+        return limited(owner, () -> loop.upsert(owner, spec, adopt, keep));
     }
 
     /**
@@ -240,14 +285,16 @@ public final class LoadBalancerEngine implements AutoCloseable {
      *
      * @param owner the owner
      * @param name the spec's name
-     * @return completes when the rows are gone; fails with {@link SpecFailedException} when the
-     *     server refuses to delete them, with {@link SpecTimeoutException} when they are not gone
-     *     within the request timeout
+     * @return completes when the rows are gone; fails with {@link UnknownSpecException} when
+     *     nothing is declared under that name and the database holds no row of it (nothing to
+     *     remove: a caller removing idempotently may take it as done), with
+     *     {@link SpecFailedException} when the server refuses to delete them, with
+     *     {@link SpecTimeoutException} when they are not gone within the request timeout
      */
     public CompletableFuture<ApplyResult> remove(String owner, String name) {
         Objects.requireNonNull(owner, "owner");
         Objects.requireNonNull(name, "name");
-        return limited(() -> loop.remove(owner, name));
+        return limited(owner, () -> loop.remove(owner, name));
     }
 
     /**
@@ -318,7 +365,7 @@ public final class LoadBalancerEngine implements AutoCloseable {
                 counters.lastPlanMicros, counters.specPlans.get(), counters.longestCacheReadMicros, counters.slowCacheReads.get(),
                 bus.failures(),
                 loop.counts(), loop.stalled(), counters.heldDeletions.get(),
-                counters.fights.get(), counters.handoffs.get() + bus.handoffs(), loop.operatingCounts());
+                counters.fights.get(), counters.handoffs.get() + bus.handoffs(), loop.operatingCounts(), counters.awaitedWrites.get());
     }
 
     /**
@@ -331,24 +378,72 @@ public final class LoadBalancerEngine implements AutoCloseable {
     }
 
     /**
-     * Stops the engine; idempotent. Releases the OVSDB lock (a standby takes over at once), stops
-     * following the cache, and fails waiting futures with {@link EngineClosedException}. The
-     * client stays open and usable.
+     * Unregisters a listener added with {@link #addListener} (the same instance). Events already
+     * queued for it may still reach it; none published after this returns does.
+     *
+     * @param listener the listener
+     * @return whether it was registered
+     */
+    public boolean removeListener(EngineListener listener) {
+        return bus.remove(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /**
+     * Stops the engine; idempotent. Returns within about 20 ms whatever
+     * the server or a listener does: it stops following the cache, fails waiting futures with
+     * {@link EngineClosedException}, sends the release of its OVSDB locks without waiting for the
+     * server's answer (a standby takes over as soon as the server reads it; a server that never
+     * answers drops the locks with the connection anyway), and gives its own threads (a step
+     * running, listener events queued) at most 20 ms to finish: a
+     * transaction already sent may still commit. The client stays open and usable.
+     * {@link #close(Duration)} waits longer, for those who want the server's answer.
      */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        client.cache().removeListener(cacheListener);
-        loop.close();
-        bus.close();
+        close(Duration.ofMillis(CLOSE_WAIT_MILLIS), false);
     }
 
-    private CompletableFuture<ApplyResult> limited(java.util.function.Supplier<Answer<ApplyResult>> request) {
+    /**
+     * Stops the engine as {@link #close()} does, then waits, within {@code timeout} in all, for
+     * the server's answers to the lock releases, the step the engine thread is running, and the
+     * delivery of the listener events already queued. Idempotent; returns within the timeout
+     * (plus scheduling) whatever the server does.
+     *
+     * @param timeout the longest to wait, zero or positive
+     * @return true when all of that finished in time; false when the bound expired first (the
+     *     engine is closed all the same) or it was closed already
+     * @throws IllegalArgumentException when {@code timeout} is negative
+     */
+    public boolean close(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("close timeout must not be negative: " + timeout);
+        }
+        return close(timeout, true);
+    }
+
+    private boolean close(Duration timeout, boolean waitForServer) {
+        synchronized (this) {
+            if (closed) {
+                return false;
+            }
+            closed = true;
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        client.cache().removeListener(cacheListener);
+        boolean loopDone = loop.close(timeout.toNanos(), waitForServer);
+        boolean listenersDone = bus.close(Math.max(0, deadline - System.nanoTime()));
+        return loopDone && listenersDone;
+    }
+
+    private CompletableFuture<ApplyResult> limited(String owner, java.util.function.Supplier<Answer<ApplyResult>> request) {
         if (closed) {
             return CompletableFuture.failedFuture(new EngineClosedException());
+        }
+        Optional<dev.ovnj.ovsdb.client.GaveUp> gaveUp = client.gaveUp();
+        if (gaveUp.isPresent()) {
+            // No verdict can ever come: say why now rather than at the request timeout.
+            return CompletableFuture.failedFuture(new DatabaseGaveUpException(owner, gaveUp.get()));
         }
         if (!started) {
             // Without start() nothing follows the database: the engine would write once and
@@ -521,7 +616,8 @@ public final class LoadBalancerEngine implements AutoCloseable {
          * for a verdict (default 30 s). When it expires first, typically because the database is
          * unavailable (no connection, no quorum, the lock held by another replica), the future
          * fails with {@link SpecTimeoutException}, naming the undecided specs, their status and
-         * what the engine waits for. The engine keeps reconciling them: they reach their verdict
+         * what the engine waits for. The engine keeps reconciling them (but for an {@code upsert}
+         * without {@link UpsertOption#KEEP_DECLARED}, which is withdrawn): they reach their verdict
          * when the database is back, without a new call, and no future is completed twice.
          *
          * @param timeout the bound, positive

@@ -87,8 +87,12 @@ final class OutcomeHandler {
             return new KeyOutcome.WriteAgain(key, d.generation(), d.removed(), w.warnings(), markedAt);
         }
         SpecStatus before = board.get(key);
-        boolean repair = !d.removed() && before != null && before.observedGeneration() == d.generation() && before.state().settled();
-        return new KeyOutcome.Write(new WriteRound.Work(key, plan, repair, markedAt), d.generation(), d.removed(), w.warnings());
+        boolean judged = !d.removed() && before != null && before.observedGeneration() == d.generation();
+        // Drift only on what the database held as declared; a spec that waited and is written now is becoming APPLIED.
+        boolean repair = judged && before.state() == SpecStatus.State.APPLIED;
+        String waitedFor = judged && (before.state() == SpecStatus.State.WAITING || before.state() == SpecStatus.State.CONFLICT)
+                ? before.state().name() + ": " + before.reason() : null;
+        return new KeyOutcome.Write(new WriteRound.Work(key, plan, repair, waitedFor, markedAt), d.generation(), d.removed(), w.warnings());
     }
 
     /** What a chunk's answer means for each of its keys. */
@@ -204,6 +208,8 @@ final class OutcomeHandler {
             queue.forget(key);
             if (c.work().repair()) {
                 recordRepairs(c.work(), c.answeredAt());
+            } else if (c.work().waitedFor() != null) {
+                recordAwaited(c.work(), c.answeredAt());
             }
         } else if (outcome instanceof KeyOutcome.NotConverging n) {
             queue.forget(key);
@@ -308,6 +314,19 @@ final class OutcomeHandler {
         });
         counters.repairs.addAndGet(repaired.size());
         round.repaired(repaired);
+    }
+
+    private void recordAwaited(WriteRound.Work w, long now) {
+        Duration latency = Duration.ofNanos(now - w.markedAt());
+        Map<String, List<String>> what = new LinkedHashMap<>();
+        for (PlanChange c : w.plan().changes()) {
+            what.computeIfAbsent(c.subject(), k -> new ArrayList<>()).add(describe(c).replace("recreated", "created"));
+        }
+        List<AwaitedWriteEvent> written = new ArrayList<>();
+        what.forEach((row, changes) -> written.add(new AwaitedWriteEvent(w.key().owner(), w.key().spec(), row, String.join(", ", changes),
+                w.waitedFor(), latency)));
+        counters.awaitedWrites.addAndGet(written.size());
+        round.awaitedWritten(written);
     }
 
     private static String describe(PlanChange c) {

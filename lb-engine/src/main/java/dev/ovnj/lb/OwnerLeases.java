@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -198,24 +197,24 @@ final class OwnerLeases {
                 : "waiting for lock " + lockName(owner) + " of owner " + owner;
     }
 
-    /** Releases every owner lock, waiting for the server's answers at most two seconds in all. */
-    void close() {
+    /**
+     * Releases every owner lock without waiting: the requests are sent, and the returned future
+     * completes when the server answered them all (a failure counts as an answer: not connected,
+     * the server drops the locks with the connection anyway).
+     */
+    CompletableFuture<Void> close() {
         closed = true;
         if (!enabled) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
         List<String> locks;
         synchronized (ownerByLock) {
             locks = List.copyOf(ownerByLock.keySet());
         }
-        CompletableFuture<?>[] calls = locks.stream().map(l -> client.unlock(l).exceptionally(e -> null)).toArray(CompletableFuture[]::new);
-        try {
-            CompletableFuture.allOf(calls).get(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            // Not connected or no answer: the server drops the locks with the connection anyway.
-            LOG.debug("releasing owner locks: {}", e.toString());
-        }
+        CompletableFuture<?>[] calls = locks.stream().map(l -> client.unlock(l).exceptionally(e -> {
+            LOG.debug("releasing owner lock {}: {}", l, e.toString());
+            return null;
+        })).toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(calls);
     }
 }

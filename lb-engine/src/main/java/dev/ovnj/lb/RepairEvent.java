@@ -3,7 +3,9 @@ package dev.ovnj.lb;
 import java.time.Duration;
 
 /**
- * A repair of drift that another client caused.
+ * A repair of drift that another client caused: rows of a spec the database held as declared
+ * (APPLIED) were changed or deleted by someone else, and the engine wrote them back. A spec
+ * written once what it waited for appeared is no repair (see {@link AwaitedWriteEvent}).
  *
  * @param owner the owner of the repaired row
  * @param row the Load_Balancer row's name (or group name)

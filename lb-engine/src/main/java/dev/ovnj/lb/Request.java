@@ -21,6 +21,12 @@ final class Request {
     final Map<SpecKey, Long> waiting = new HashMap<>();
     /** Every key the request waits for, once the engine has taken it in (null before). */
     volatile List<SpecKey> keys;
+    /**
+     * Engine thread: undoes the declaration of a failed {@code upsert} (see
+     * {@link Declarations#withdraw}); null for other requests and for an upsert that keeps its
+     * declaration when it fails ({@link UpsertOption#KEEP_DECLARED}).
+     */
+    volatile Runnable withdrawOnFailure;
     /** Set by whoever decides the answer first: a verdict, close() or the deadline. */
     private final AtomicBoolean answered = new AtomicBoolean();
 

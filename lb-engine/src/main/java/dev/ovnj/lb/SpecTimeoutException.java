@@ -7,11 +7,13 @@ import java.util.Map;
  * An {@code apply}, {@code upsert} or {@code remove} did not reach a verdict within the engine's
  * {@link LoadBalancerEngine.Builder#requestTimeout request timeout}, typically because the
  * database is unavailable (no connection, no quorum, the lock held by another replica) or does not
- * answer. Only the wait ends: the engine keeps the declaration and goes on reconciling it, so the
- * spec reaches its verdict (visible in {@link LoadBalancerEngine#status}) once the database is
- * back, without a new call.
+ * answer. Only the wait ends: the engine keeps the declaration of an {@code apply} or a
+ * {@code remove} (and of an {@code upsert} with {@link UpsertOption#KEEP_DECLARED}) and goes on
+ * reconciling it, so the spec reaches its verdict (visible in {@link LoadBalancerEngine#status})
+ * once the database is back, without a new call. An {@code upsert} without that option is
+ * withdrawn: its spec's previous declaration stands again, or none.
  */
-public final class SpecTimeoutException extends RuntimeException {
+public final class SpecTimeoutException extends EngineException {
     private static final long serialVersionUID = 1L;
     private final String owner;
     private final Duration timeout;

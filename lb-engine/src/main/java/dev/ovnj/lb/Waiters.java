@@ -138,11 +138,13 @@ final class Waiters {
             if (status != null && req.kind != Request.Kind.APPLY) {
                 if (status.state() == SpecStatus.State.CONFLICT || status.state() == SpecStatus.State.FAILED) {
                     fail(req, new SpecFailedException(status));
+                    withdrawLater(req);
                     return true;
                 }
                 if (status.state() == SpecStatus.State.INVALID && req.kind == Request.Kind.UPSERT) {
                     fail(req, new InvalidSpecException(status.reasons().stream()
                             .map(r -> new SpecError(key.owner(), key.spec(), "vips", r)).toList()));
+                    withdrawLater(req);
                     return true;
                 }
             }
@@ -153,6 +155,19 @@ final class Waiters {
         });
         if (reqs.isEmpty()) {
             byKey.remove(key);
+        }
+    }
+
+    /**
+     * Engine thread: a failed upsert's declaration is withdrawn in a step of its own, queued now,
+     * before the caller hears of the failure: whatever the caller does next (another owner's row
+     * deleted, say) is handled after it. Not within this step, whose handler may still be working
+     * on the key.
+     */
+    private void withdrawLater(Request req) {
+        Runnable withdraw = req.withdrawOnFailure;
+        if (withdraw != null) {
+            engine.step("withdraw failed upsert", withdraw);
         }
     }
 
@@ -192,10 +207,25 @@ final class Waiters {
     /** Engine thread, on close: every waiting caller fails with {@link EngineClosedException}. */
     void failAll() {
         EngineClosedException closedEx = new EngineClosedException();
+        failAll(r -> closedEx);
+    }
+
+    /**
+     * Engine thread: every waiting caller fails at once with the exception made for its request
+     * (the client gave up connecting: no verdict can come); failed upserts are withdrawn.
+     */
+    void failAll(java.util.function.Function<Request, RuntimeException> why) {
+        List<Request> failed = new ArrayList<>();
         for (List<Request> reqs : byKey.values()) {
-            reqs.forEach(r -> failNow(r, closedEx));
+            for (Request r : reqs) {
+                if (!r.answered()) {
+                    failNow(r, why.apply(r));
+                    failed.add(r);
+                }
+            }
         }
         byKey.clear();
+        failed.forEach(this::withdrawLater);
     }
 
     /**
@@ -236,7 +266,13 @@ final class Waiters {
         LOG.debug("{}", e.getMessage());
         // Like every answer: a blocked caller wakes at once, a caller's callback never runs on the watchdog.
         req.future.decideExceptionally(e, stages);
-        engine.step("request expired", () -> drop(req));
+        engine.step("request expired", () -> {
+            drop(req);
+            Runnable withdraw = req.withdrawOnFailure;
+            if (withdraw != null) {
+                withdraw.run();
+            }
+        });
     }
 
     /** Engine thread: drops an expired request (its specs stay queued). */

@@ -24,8 +24,17 @@ final class WriteRound {
     private static final Logger LOG = LoggerFactory.getLogger(WriteRound.class);
     private static final int MASS_REPAIR_ROWS = 10;
 
-    /** One spec's plan to write, and when the change that needs it was first seen. */
-    record Work(SpecKey key, LoadBalancerPlan plan, boolean repair, long markedAt) {
+    /**
+     * One spec's plan to write, and when the change that needs it was first seen.
+     *
+     * @param repair whether it writes back drift on an APPLIED spec
+     * @param waitedFor the state and reason of a spec that waited (WAITING, CONFLICT) and is written
+     *     now that what it waited for changed; null otherwise
+     */
+    record Work(SpecKey key, LoadBalancerPlan plan, boolean repair, String waitedFor, long markedAt) {
+        Work(SpecKey key, LoadBalancerPlan plan, boolean repair, long markedAt) {
+            this(key, plan, repair, null, markedAt);
+        }
     }
 
     /** Where a chunk's answer goes: on the engine thread. */
@@ -50,6 +59,8 @@ final class WriteRound {
     private final Map<String, Chunk> open = new LinkedHashMap<>();
     /** Repairs of the round in flight, reported when its last transaction is answered. */
     private final List<RepairEvent> unreported = new ArrayList<>();
+    /** Writes after waiting of the round in flight, reported with the repairs. */
+    private final List<AwaitedWriteEvent> unreportedAwaited = new ArrayList<>();
     private int inFlight;
     /** {@code inFlight > 0}, for the client's callback thread (see {@link CallbackInbox}). */
     private volatile boolean awaiting;
@@ -135,12 +146,34 @@ final class WriteRound {
         }
         awaiting = false;
         reportRepairs();
+        reportAwaited();
         return true;
     }
 
     /** Repairs committed by the round, reported with its last answer. */
     void repaired(List<RepairEvent> events) {
         unreported.addAll(events);
+    }
+
+    /** Writes after waiting committed by the round, reported with its last answer. */
+    void awaitedWritten(List<AwaitedWriteEvent> events) {
+        unreportedAwaited.addAll(events);
+    }
+
+    /** Reports a round's writes after waiting apart from its repairs: one log line per row, or one for many. */
+    private void reportAwaited() {
+        if (unreportedAwaited.isEmpty()) {
+            return;
+        }
+        List<AwaitedWriteEvent> events = List.copyOf(unreportedAwaited);
+        unreportedAwaited.clear();
+        bus.publish(ListenerBus.Event.AWAITED_WRITES, l -> l.onAwaitedWrites(events));
+        if (events.size() > MASS_REPAIR_ROWS) {
+            LOG.info("wrote {} rows whose specs waited, now that what they waited for changed", events.size());
+            events.forEach(e -> LOG.debug("wrote {} ({}) after waiting ({})", e.row(), e.what(), e.waitedFor()));
+        } else {
+            events.forEach(e -> LOG.info("wrote {} ({}) after waiting ({})", e.row(), e.what(), e.waitedFor()));
+        }
     }
 
     /**

@@ -96,7 +96,7 @@ class AdmissionIT {
     void twoOwnersClaimingOneVipTheFirstKeepsIt() throws Exception {
         try (EngineFixture f = new EngineFixture()) {
             assertThat(f.engine.upsert("team-a", onRouter("web", "168.119.17.52:80")).get(10, TimeUnit.SECONDS).allApplied()).isTrue();
-            CompletableFuture<ApplyResult> second = f.engine.upsert("team-b", onRouter("www", "168.119.17.52:80"));
+            CompletableFuture<ApplyResult> second = f.engine.upsert("team-b", onRouter("www", "168.119.17.52:80"), UpsertOption.KEEP_DECLARED);
             assertThatThrownBy(() -> second.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                     .cause().isInstanceOf(SpecFailedException.class).hasMessageContaining("conflict");
             SpecStatus www = f.engine.status("team-b").get("www");
@@ -134,7 +134,7 @@ class AdmissionIT {
         try (EngineFixture f = new EngineFixture()) {
             f.nbctl.run("lb-add", "web-tcp", "10.99.0.1:80", "10.99.1.1:80");
             Await.until(WAIT, "the engine's cache has the foreign row", () -> f.client.cache().table("Load_Balancer").size() == 1);
-            CompletableFuture<ApplyResult> u = f.engine.upsert(OWNER, onRouter("web", "168.119.17.52:80"));
+            CompletableFuture<ApplyResult> u = f.engine.upsert(OWNER, onRouter("web", "168.119.17.52:80"), UpsertOption.KEEP_DECLARED);
             assertThatThrownBy(() -> u.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(SpecFailedException.class);
             SpecStatus s = f.engine.status(OWNER).get("web");
             assertThat(s.state()).isEqualTo(SpecStatus.State.CONFLICT);

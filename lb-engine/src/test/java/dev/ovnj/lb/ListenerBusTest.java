@@ -58,7 +58,7 @@ class ListenerBusTest {
             assertThat(statuses).containsExactly("batch of 1");
             assertThat(bus.failures()).isZero();
         } finally {
-            bus.close();
+            bus.close(0);
         }
     }
 }

@@ -97,8 +97,9 @@ class PublicApiArgumentsIT {
         ApplyResult invalid = engine.apply("", List.of(spec(0, 1))).get(BOUND.toSeconds(), TimeUnit.SECONDS);
         assertThat(invalid.statuses().get("svc-0").state()).isEqualTo(SpecStatus.State.INVALID);
         assertThat(invalid.statuses().get("svc-0").reasons()).anyMatch(r -> r.contains("owner"));
-        // Removing what was never declared is answered at once.
-        assertThat(engine.remove(OWNER, "no-such-spec").get(BOUND.toSeconds(), TimeUnit.SECONDS)).isNotNull();
+        // Removing what was never declared is answered at once: there was nothing to remove.
+        assertThatThrownBy(() -> engine.remove(OWNER, "no-such-spec").get(BOUND.toSeconds(), TimeUnit.SECONDS))
+                .cause().isInstanceOf(UnknownSpecException.class).hasMessageContaining("no-such-spec");
         assertThatThrownBy(() -> LoadBalancerEngine.builder(client).requestTimeout(Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("requestTimeout");
         assertThatThrownBy(() -> LoadBalancerEngine.builder(client).batchWindow(Duration.ofMillis(-1)))
@@ -197,7 +198,8 @@ class PublicApiArgumentsIT {
                 Map.entry(TlsConfig.class, new TlsConfig(Path.of("key.pem"), Path.of("cert.pem"), Path.of("ca.pem"))),
                 Map.entry(FrameLimits.class, FrameLimits.defaults()),
                 Map.entry(DatabaseModel.class, new DatabaseModel("OVN_Northbound", "1.0.0", List.of())),
-                Map.entry(Compatibility.class, Compatibility.LENIENT));
+                Map.entry(Compatibility.class, Compatibility.LENIENT),
+                Map.entry(UpsertOption[].class, new UpsertOption[] {UpsertOption.KEEP_DECLARED}));
         Object v = samples.get(type);
         if (v != null) {
             return v;

@@ -64,7 +64,7 @@ class RequestFenceTest {
                     .hasCauseInstanceOf(ArrayIndexOutOfBoundsException.class);
             assertThat(f.isCompletedExceptionally()).isTrue();
         } finally {
-            bus.close();
+            bus.close(0);
             engineThread.shutdownNow();
             deadlines.shutdownNow();
         }

@@ -48,7 +48,7 @@ class RequestTimeoutIT {
             fx.server.pause();
             try {
                 long t0 = System.nanoTime();
-                CompletableFuture<ApplyResult> f = fx.engine.upsert(OWNER, spec(0, 2));
+                CompletableFuture<ApplyResult> f = fx.engine.upsert(OWNER, spec(0, 2), UpsertOption.KEEP_DECLARED);
                 SpecTimeoutException e = timeoutOf(f, t0);
                 assertThat(e.owner()).isEqualTo(OWNER);
                 assertThat(e.timeout()).isEqualTo(TIMEOUT);
@@ -88,7 +88,7 @@ class RequestTimeoutIT {
                 Thread.sleep(300);
                 // Declared at once; planning it then blocks the engine thread on the cache.
                 long t0 = System.nanoTime();
-                CompletableFuture<ApplyResult> f = fx.engine.upsert(OWNER, spec(1, 1));
+                CompletableFuture<ApplyResult> f = fx.engine.upsert(OWNER, spec(1, 1), UpsertOption.KEEP_DECLARED);
                 SpecTimeoutException e = timeoutOf(f, t0, timeout);
                 assertThat(fx.engine.metrics().stalled()).isTrue();
                 assertThat(e.waitingFor()).startsWith("engine loop stalled");

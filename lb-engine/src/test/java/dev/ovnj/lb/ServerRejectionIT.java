@@ -56,7 +56,7 @@ class ServerRejectionIT {
                     assertThat(s.writeError()).hasValueSatisfying(e -> assertThat(e.error()).isEqualTo("not allowed"));
                     assertThat(s.reason()).contains("not allowed");
                 });
-                assertThatThrownBy(() -> engine.upsert(OWNER, spec(3, 1)).get(3, TimeUnit.SECONDS))
+                assertThatThrownBy(() -> engine.upsert(OWNER, spec(3, 1), UpsertOption.KEEP_DECLARED).get(3, TimeUnit.SECONDS))
                         .isInstanceOf(ExecutionException.class).cause().isInstanceOf(SpecFailedException.class)
                         .hasMessageContaining("not allowed");
                 assertThat(engine.status(OWNER).get("svc-3").state()).isEqualTo(SpecStatus.State.FAILED);
@@ -103,7 +103,7 @@ class ServerRejectionIT {
             f.nbctl.run("lb-add", "foreign", "192.0.2.1:80", "10.0.0.1:80");
             LoadBalancerSpec clash = LoadBalancerSpec.builder("clash").tcp("192.0.2.1:80", "10.0.0.1:80")
                     .options(LbOptions.DEFAULTS).build();
-            CompletableFuture<ApplyResult> rejected = f.engine.upsert(OWNER, clash);
+            CompletableFuture<ApplyResult> rejected = f.engine.upsert(OWNER, clash, UpsertOption.KEEP_DECLARED);
             assertThatThrownBy(() -> rejected.get(5, TimeUnit.SECONDS)).cause().isInstanceOf(SpecFailedException.class)
                     .hasMessageContaining("constraint violation");
             SpecStatus s = f.engine.status(OWNER).get("clash");

@@ -1,5 +1,6 @@
 package dev.ovnj.micrometer;
 
+import dev.ovnj.lb.AwaitedWriteEvent;
 import dev.ovnj.lb.EngineListener;
 import dev.ovnj.lb.EngineMetrics;
 import dev.ovnj.lb.LoadBalancerEngine;
@@ -25,12 +26,15 @@ import java.util.concurrent.TimeUnit;
  *
  * <ul>
  *   <li>counters {@code ovnj.engine.transactions}, {@code .operations}, {@code .repairs},
- *       {@code .conflicts}, {@code .retries}, {@code .failures}, {@code .plans}, {@code .deletions.held},
- *       {@code .fights} (from
- *       {@link EngineMetrics});</li>
+ *       {@code .awaited.writes}, {@code .conflicts}, {@code .retries}, {@code .failures}, {@code .plans},
+ *       {@code .deletions.held}, {@code .fights} (from {@link EngineMetrics}); {@code .repairs}
+ *       counts drift only (rows of an APPLIED spec that another writer changed, written back),
+ *       {@code .awaited.writes} the rows written once what their spec waited for appeared (a
+ *       router created, a conflicting row gone), which are no drift;</li>
  *   <li>timers {@code ovnj.engine.transaction} ({@code outcome=success|failure}), the latency of
- *       each transaction the engine sends, and {@code ovnj.engine.repair}, from seeing drift to the
- *       repair committed;</li>
+ *       each transaction the engine sends, {@code ovnj.engine.repair}, from seeing drift to the
+ *       repair committed, and {@code ovnj.engine.awaited.write}, from seeing what a spec waited for
+ *       to its write committed;</li>
  *   <li>gauges {@code ovnj.engine.available} (1 while the engine can write),
  *       {@code ovnj.engine.plan.last} (duration of the latest planning pass) and
  *       {@code ovnj.engine.specs} ({@code owner}, {@code state}): how many of an owner's specs are
@@ -48,7 +52,10 @@ public final class LoadBalancerEngineMetrics implements MeterBinder {
     private static final List<CounterDefinition<EngineMetrics>> COUNTERS = List.of(
             CounterDefinition.of("ovnj.engine.transactions", "transactions committed", EngineMetrics::transactions),
             CounterDefinition.of("ovnj.engine.operations", "operations in committed transactions", EngineMetrics::operations),
-            CounterDefinition.of("ovnj.engine.repairs", "drift repairs committed", EngineMetrics::repairs),
+            CounterDefinition.of("ovnj.engine.repairs", "drift repairs committed (another writer changed what the engine wrote)",
+                    EngineMetrics::repairs),
+            CounterDefinition.of("ovnj.engine.awaited.writes", "rows written once what their spec waited for appeared (not drift)",
+                    EngineMetrics::awaitedWrites),
             CounterDefinition.of("ovnj.engine.conflicts", "concurrent-writer conflicts that made the engine re-plan",
                     EngineMetrics::conflicts),
             CounterDefinition.of("ovnj.engine.retries", "passes retried after a retriable error", EngineMetrics::retries),
@@ -99,7 +106,11 @@ public final class LoadBalancerEngineMetrics implements MeterBinder {
                 .description("drift repair latency, from seeing the drift to the repair committed")
                 .tags(tags)
                 .register(registry);
-        engine.addListener(new Recorder(registry, succeeded, failed, repairs));
+        Timer awaited = Timer.builder("ovnj.engine.awaited.write")
+                .description("latency of a write after waiting, from seeing what the spec waited for to the write committed")
+                .tags(tags)
+                .register(registry);
+        engine.addListener(new Recorder(registry, succeeded, failed, repairs, awaited));
     }
 
     private Timer transactionTimer(MeterRegistry registry, String outcome) {
@@ -115,13 +126,15 @@ public final class LoadBalancerEngineMetrics implements MeterBinder {
         private final Timer succeeded;
         private final Timer failed;
         private final Timer repairs;
+        private final Timer awaited;
         private final Set<String> owners = ConcurrentHashMap.newKeySet();
 
-        Recorder(MeterRegistry registry, Timer succeeded, Timer failed, Timer repairs) {
+        Recorder(MeterRegistry registry, Timer succeeded, Timer failed, Timer repairs, Timer awaited) {
             this.registry = registry;
             this.succeeded = succeeded;
             this.failed = failed;
             this.repairs = repairs;
+            this.awaited = awaited;
         }
 
         @Override
@@ -145,6 +158,11 @@ public final class LoadBalancerEngineMetrics implements MeterBinder {
         @Override
         public void onRepair(RepairEvent event) {
             repairs.record(event.latency());
+        }
+
+        @Override
+        public void onAwaitedWrite(AwaitedWriteEvent event) {
+            awaited.record(event.latency());
         }
 
         @Override

@@ -60,6 +60,18 @@ class MetricsBindingIT {
             assertThat(registry.get("ovnj.engine.specs").tags("owner", "team-a", "state", "invalid").gauge().value())
                     .isZero();
 
+            // A spec waiting for a router is written once the router appears: a write after
+            // waiting, counted apart; the repair meters do not move.
+            LoadBalancerSpec later = LoadBalancerSpec.builder("later").routers("r-later").tcp("10.0.0.11:80", "10.1.0.2:8080").build();
+            engine.upsert("team-a", later).get(20, TimeUnit.SECONDS);
+            Nbctl.of(server).run("lr-add", "r-later");
+            Await.until(Duration.ofSeconds(20), "write after waiting counted",
+                    () -> registry.get("ovnj.engine.awaited.writes").functionCounter().count() >= 1.0);
+            Await.until(Duration.ofSeconds(20), "write after waiting timed",
+                    () -> registry.get("ovnj.engine.awaited.write").timer().count() >= 1L);
+            assertThat(registry.get("ovnj.engine.repairs").functionCounter().count()).isZero();
+            assertThat(registry.get("ovnj.engine.repair").timer().count()).isZero();
+
             // Drift another writer causes: the engine repairs it, and both repair meters move.
             Nbctl.of(server).run("lb-del", "web-tcp");
             Await.until(Duration.ofSeconds(20), "repair counted",

@@ -6,6 +6,8 @@ import dev.ovnj.lb.InvalidSpecException;
 import dev.ovnj.lb.LoadBalancerEngine;
 import dev.ovnj.lb.SpecFailedException;
 import dev.ovnj.lb.SpecStatus;
+import dev.ovnj.lb.UnknownSpecException;
+import dev.ovnj.lb.UpsertOption;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.nb.eip.EipExhaustedException;
 import dev.ovnj.nb.ip.IpAddresses;
@@ -477,7 +479,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         wakeOnRelease.add(name);
         if (engine.status(settings.owner()).containsKey(name)) {
             try {
-                engine.remove(settings.owner(), name).get(waitBound().toMillis(), TimeUnit.MILLISECONDS);
+                removeKnown(name);
             } catch (Exception e) {
                 if (e instanceof InterruptedException) {
                     Thread.currentThread().interrupt();
@@ -502,7 +504,11 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
      */
     private SpecStatus declare(LoadBalancerSpec spec, Adoption adoption) {
         try {
-            ApplyResult result = engine.upsert(settings.owner(), spec, adoption).get(waitBound().toMillis(), TimeUnit.MILLISECONDS);
+            // Kept declared when it fails (a conflict, a timeout): the engine writes it once it can,
+            // as the Service still wants it, and its status events bring the Service back here.
+            UpsertOption[] options = adoption == null ? new UpsertOption[] {UpsertOption.KEEP_DECLARED}
+                    : new UpsertOption[] {UpsertOption.KEEP_DECLARED, adoption};
+            ApplyResult result = engine.upsert(settings.owner(), spec, options).get(waitBound().toMillis(), TimeUnit.MILLISECONDS);
             return result.statuses().get(spec.name());
         } catch (ExecutionException e) {
             if (e.getCause() instanceof SpecFailedException failed) {
@@ -612,7 +618,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private Optional<String> withdraw(Service service, Context<Service> context) {
         String name = ServiceSpecs.specName(service);
         try {
-            engine.remove(settings.owner(), name).get(waitBound().toMillis(), TimeUnit.MILLISECONDS);
+            removeKnown(name);
             SpecStatus left = engine.status(settings.owner()).get(name);
             if (left != null) {
                 // The engine kept the rows (a state such as HELD, under a deletion budget): keep the
@@ -650,6 +656,17 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             LOG.warn("Service {}: load balancer not removed yet: {}", name, cause.toString());
             events.record(service, true, SpecStatus.State.FAILED.name(), "load balancer not removed yet: " + cause.getMessage());
             return Optional.of(SpecStatus.State.FAILED.name());
+        }
+    }
+
+    /** Removes the Service's spec; one the engine never had (nor any row of it) is removed already. */
+    private void removeKnown(String name) throws Exception {
+        try {
+            engine.remove(settings.owner(), name).get(waitBound().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof UnknownSpecException)) {
+                throw e;
+            }
         }
     }
 

@@ -10,8 +10,10 @@ import org.springframework.boot.actuate.health.AbstractHealthIndicator;
 import org.springframework.boot.actuate.health.Health;
 
 /**
- * Actuator health of ovnj: DOWN while the Northbound client is not connected and synced; UP
- * otherwise, with the engine's availability in words ({@code lock ... held by another replica}
+ * Actuator health of ovnj: DOWN while the Northbound client is not connected and synced (with
+ * {@code gaveUp} and {@code reason} details when it stopped connecting for good, e.g. its remotes
+ * serve {@code OVN_Southbound}: the reason names the remote and what it serves, and nothing but a
+ * corrected configuration brings it UP); UP otherwise, with the engine's availability in words ({@code lock ... held by another replica}
  * for a healthy standby), whether it can write, and its specs by state and by operating status
  * ({@code operating}: how many serve on all backends, are degraded, in error, unmonitored, offline
  * or unknown; of the configured owner, else of all owners). A load balancer that serves badly does
@@ -42,6 +44,10 @@ public class OvnjHealthIndicator extends AbstractHealthIndicator {
         boolean synced = northbound.isSynced();
         builder.status(synced ? "UP" : "DOWN").withDetail("synced", synced);
         northbound.connectedRemote().ifPresent(r -> builder.withDetail("remote", r.toString()));
+        northbound.gaveUp().ifPresent(g -> {
+            builder.withDetail("gaveUp", true).withDetail("reason", g.describe());
+            g.remote().ifPresent(r -> builder.withDetail("remote", r.toString()));
+        });
         if (engine == null) {
             return;
         }

@@ -56,6 +56,24 @@ class OvnjHealthIndicatorIT {
         }
     }
 
+    @Test
+    void aClientThatGaveUpIsDownWithTheReason(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        try (dev.ovnj.testkit.OvsdbServer sb = dev.ovnj.testkit.OvsdbServer.builder().schema(dev.ovnj.testkit.Schemas.ovnSouthbound(dir)).start();
+             OvsdbClient nb = OvsdbClient.builder().remotes(sb.remote()).monitor(LoadBalancerEngine.monitorRequest()).build();
+             LoadBalancerEngine engine = LoadBalancerEngine.builder(nb).build().start()) {
+            nb.start();
+            Await.until(WAIT, "the client gave up", () -> nb.gaveUp().isPresent());
+            OvnjHealthIndicator indicator = new OvnjHealthIndicator(nb, engine, "app");
+            Await.until(WAIT, "the engine says why", () -> engine.availability().contains("OVN_Southbound"));
+            var health = indicator.health();
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(health.getDetails()).containsEntry("gaveUp", true).containsEntry("remote", sb.remote());
+            assertThat((String) health.getDetails().get("reason")).contains("does not serve database OVN_Northbound")
+                    .contains("OVN_Southbound");
+            assertThat((String) health.getDetails().get("availability")).contains("does not serve database OVN_Northbound");
+        }
+    }
+
     private static String uuid(Sbctl sbctl, String table, String port) {
         return sbctl.run("--bare", "--columns=_uuid", "find", table, "logical_port=" + port).trim();
     }

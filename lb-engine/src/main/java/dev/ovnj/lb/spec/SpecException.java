@@ -6,9 +6,10 @@ import java.util.stream.Collectors;
 /**
  * A spec with values that cannot work: {@link LoadBalancerSpec.Builder#build()} throws it for
  * problems it can see without a database (a VIP that is not {@code IP:PORT}, a port outside
- * 1..65535, an option out of range), and the engine's {@code InvalidSpecException} extends it for
- * the same problems and those it finds against the database. Each problem names its field, with
- * the same text either way.
+ * 1..65535, an option out of range): a misuse at the call, hence an
+ * {@link IllegalArgumentException}. The engine fails a request's future with its
+ * {@code InvalidSpecException} (an {@code EngineException}) for the same problems and those it
+ * finds against the database; each problem names its field, with the same text either way.
  */
 public class SpecException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;

@@ -1,6 +1,7 @@
 package dev.ovnj.spring.sample;
 
 import dev.ovnj.lb.LoadBalancerEngine;
+import dev.ovnj.lb.UpsertOption;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -23,14 +24,16 @@ public class SampleApplication {
 
     /**
      * Declares {@code web} (owner {@code ovnj.engine.owner}) once the application has started,
-     * without waiting for the database: the engine keeps the declaration and writes it as soon as
+     * without waiting for the database: the engine keeps the declaration (KEEP_DECLARED, even when the
+     * future fails) and writes it as soon as
      * the database is reachable (now, or after an outage at boot), so the application starts
      * whether OVN is up or not, and the outcome is logged when it is known.
      */
     @Bean
     ApplicationRunner declare(LoadBalancerEngine engine, @Value("${ovnj.engine.owner}") String owner,
                               @Value("${sample.router}") String router, @Value("${sample.vip}") String vip) {
-        return args -> engine.upsert(owner, LoadBalancerSpec.builder("web").tcp(vip, "10.1.0.10:8080").routers(router).build())
+        return args -> engine.upsert(owner, LoadBalancerSpec.builder("web").tcp(vip, "10.1.0.10:8080").routers(router).build(),
+                        UpsertOption.KEEP_DECLARED)
                 .whenComplete((result, error) -> {
                     if (error != null) {
                         // E.g. SpecTimeoutException while the database is down: the engine still writes it once it is back.

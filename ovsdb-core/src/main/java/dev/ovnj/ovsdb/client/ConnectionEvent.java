@@ -19,10 +19,16 @@ public record ConnectionEvent(Kind kind, Optional<Remote> remote, Optional<Throw
         CONNECTED,
         /** The cache holds the database as of now; transactions are accepted. */
         SYNCED,
-        /** The connection ended or an attempt failed; the client will try again. */
+        /** The connection ended or an attempt failed; the client will try again (unless {@link #GAVE_UP} follows). */
         DISCONNECTED,
         /** The cluster's leader moved away from the connected server; the client follows it. */
         LEADER_CHANGED,
+        /**
+         * The client stopped connecting for good: every remote refused it, before its first sync,
+         * for a reason retrying cannot cure (see {@link GaveUp}); the cause says why. Nothing
+         * follows but {@link #CLOSED}.
+         */
+        GAVE_UP,
         /** The client was closed by its owner. */
         CLOSED
     }

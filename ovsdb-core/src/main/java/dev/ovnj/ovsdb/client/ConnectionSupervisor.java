@@ -55,6 +55,8 @@ final class ConnectionSupervisor {
     private volatile Session current;
     /** Why the latest connection attempt failed; null once synced. */
     private volatile Throwable lastFailure;
+    /** Set once when the client stops connecting for good; read anywhere. */
+    private volatile GaveUp gaveUp;
     private volatile boolean closed;
 
     ConnectionSupervisor(ClientOptions options, EventLoop control, Connector connector, Handshake handshake,
@@ -112,6 +114,11 @@ final class ConnectionSupervisor {
     /** Why the latest connection attempt failed, while not synced (for a message that says why). */
     java.util.Optional<Throwable> lastFailure() {
         return current == null ? java.util.Optional.ofNullable(lastFailure) : java.util.Optional.empty();
+    }
+
+    /** Why the client stopped connecting for good, if it did. */
+    java.util.Optional<GaveUp> gaveUp() {
+        return java.util.Optional.ofNullable(gaveUp);
     }
 
     /** Starts connecting, once; after close it does nothing (the first-sync future has failed). */
@@ -191,7 +198,10 @@ final class ConnectionSupervisor {
         // database; once synced, a refusal may be a rolling upgrade in progress, so the client
         // keeps trying.
         if (mismatchesThisRound == options.remotes().size() && !firstSync.isDone()) {
-            LOG.error("stopped connecting to {}: {}", options.remotes(), cause.getMessage());
+            GaveUp why = new GaveUp(options.remotes(), java.util.Optional.of(remote), message(cause), cause);
+            gaveUp = why;
+            LOG.error("stopped connecting: {}", why.describe());
+            fire(ConnectionEvent.of(ConnectionEvent.Kind.GAVE_UP, remote, cause));
             callbacks.complete(firstSync, null, cause);
             return;
         }

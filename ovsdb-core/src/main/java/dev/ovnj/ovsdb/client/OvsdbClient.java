@@ -104,7 +104,7 @@ public final class OvsdbClient implements AutoCloseable {
         supervisor.onSynced(s -> compatibility = s.compatibility);
         supervisor.onSynced(locks::resume);
         supervisor.onSynced(monitors::reopenSides);
-        this.transactions = new TransactionRunner(options, callbacks, supervisor::current);
+        this.transactions = new TransactionRunner(options, callbacks, supervisor::current, supervisor::gaveUp);
         this.audit = new CacheAudit(options, group.next(), callbacks, feed, monitors, supervisor::current);
         this.firstSync = supervisor.firstSync().thenApply(x -> this);
     }
@@ -183,7 +183,7 @@ public final class OvsdbClient implements AutoCloseable {
     public DatabaseSchema schema() {
         DatabaseSchema s = feed.cache().schema();
         if (s == null) {
-            throw new NotConnectedException("no schema yet: the client has not connected to " + options.remotes());
+            throw notConnected("no schema yet: the client has not connected to " + options.remotes());
         }
         return s;
     }
@@ -215,6 +215,43 @@ public final class OvsdbClient implements AutoCloseable {
     public boolean isSynced() {
         Session s = supervisor.current();
         return s != null && s.synced && s.isOpen();
+    }
+
+    /**
+     * The client's state in words, for a health check or a log line: {@code synced with <remote>},
+     * {@code connecting to [<remotes>]} (with the last attempt's failure, when there was one), the
+     * reason it {@linkplain #gaveUp() gave up} ({@code gave up connecting to [...] (retrying cannot
+     * help): ... does not serve database OVN_Northbound ...}), or {@code closed}. Never blocks.
+     *
+     * @return the state in words
+     */
+    public String availability() {
+        if (closed) {
+            return "closed";
+        }
+        Session s = supervisor.current();
+        if (s != null && s.synced && s.isOpen()) {
+            return "synced with " + s.remote;
+        }
+        Optional<GaveUp> gaveUp = supervisor.gaveUp();
+        if (gaveUp.isPresent()) {
+            return gaveUp.get().describe();
+        }
+        return "connecting to " + options.remotes() + supervisor.lastFailure()
+                .map(e -> " (last attempt: " + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()) + ")").orElse("");
+    }
+
+    /**
+     * Why the client stopped connecting for good, if it did: before its first sync every remote
+     * refused it for a reason retrying cannot cure (e.g. it serves another database). A client
+     * in this state never connects again; its transactions fail at once with a
+     * {@link NotConnectedException} that is not {@linkplain NotConnectedException#retriable() retriable}
+     * and names the reason. Never blocks.
+     *
+     * @return the reason and the remote, or empty while the client connects, is connected or retries
+     */
+    public Optional<GaveUp> gaveUp() {
+        return supervisor.gaveUp();
     }
 
     /**
@@ -344,7 +381,7 @@ public final class OvsdbClient implements AutoCloseable {
         Objects.requireNonNull(params, "params");
         Session s = supervisor.current();
         if (s == null) {
-            return CompletableFuture.failedFuture(new NotConnectedException("not connected"));
+            return CompletableFuture.failedFuture(notConnected("not connected"));
         }
         return callbacks.follow(s.rpc.call(method, params, options.requestTimeout()));
     }
@@ -396,7 +433,7 @@ public final class OvsdbClient implements AutoCloseable {
         List<TableMonitor> list = List.of(Objects.requireNonNull(tables, "tables"));
         Session s = supervisor.current();
         if (s == null || !s.synced) {
-            return CompletableFuture.failedFuture(new NotConnectedException("not connected"));
+            return CompletableFuture.failedFuture(notConnected("not connected"));
         }
         return monitors.changeConditions(s, list);
     }
@@ -419,7 +456,7 @@ public final class OvsdbClient implements AutoCloseable {
         Objects.requireNonNull(listener, "listener");
         Session s = supervisor.current();
         if (s == null || !s.synced) {
-            return CompletableFuture.failedFuture(new NotConnectedException("not connected"));
+            return CompletableFuture.failedFuture(notConnected("not connected"));
         }
         return monitors.openSide(s, request, listener);
     }
@@ -446,6 +483,11 @@ public final class OvsdbClient implements AutoCloseable {
     @Deprecated(since = "0.1.0")
     public void closeBeforeExit() {
         shutDown();
+    }
+
+    /** Why there is no connection: the given words, or the reason the client gave up connecting. */
+    private NotConnectedException notConnected(String words) {
+        return supervisor.gaveUp().map(NotConnectedException::gaveUp).orElseGet(() -> new NotConnectedException(words));
     }
 
     /** Stops everything of this client's own; false when it was closed already. */

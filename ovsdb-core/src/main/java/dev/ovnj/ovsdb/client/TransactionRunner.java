@@ -18,16 +18,23 @@ final class TransactionRunner {
     private final CallbackThread callbacks;
     private final Supplier<Session> current;
     private final AtomicLong transactions = new AtomicLong();
+    private final Supplier<java.util.Optional<GaveUp>> gaveUp;
 
-    TransactionRunner(ClientOptions options, CallbackThread callbacks, Supplier<Session> current) {
+    TransactionRunner(ClientOptions options, CallbackThread callbacks, Supplier<Session> current,
+                      Supplier<java.util.Optional<GaveUp>> gaveUp) {
         this.options = options;
         this.callbacks = callbacks;
         this.current = current;
+        this.gaveUp = gaveUp;
     }
 
     CompletableFuture<TransactionResult> transact(Transaction tx) {
         Session s = current.get();
         if (s == null || !s.synced) {
+            java.util.Optional<GaveUp> why = gaveUp.get();
+            if (why.isPresent()) {
+                return CompletableFuture.failedFuture(NotConnectedException.gaveUp(why.get()));
+            }
             return CompletableFuture.failedFuture(new NotConnectedException(
                     "not connected to " + options.database() + " (connecting to " + options.remotes() + ")"));
         }

@@ -94,7 +94,7 @@ class ClientPartsTest {
     @Test
     void orderedServerConfirmsWithTheReplyAlone() throws Exception {
         session.synced = true;
-        TransactionRunner runner = new TransactionRunner(OPTIONS, callbacks, () -> session);
+        TransactionRunner runner = new TransactionRunner(OPTIONS, callbacks, () -> session, java.util.Optional::empty);
         CompletableFuture<TransactionResult> tx = runner.transact(Transaction.builder(SCHEMA).add(Operations.comment("x")).build());
         reply(sent("transact"), "[{}]");
         assertThat(tx.get(5, TimeUnit.SECONDS)).isNotNull();
@@ -105,7 +105,7 @@ class ClientPartsTest {
     void committedButUnconfirmedIsItsOwnNonRetriableFailure() {
         session.synced = true;
         session.confirmation = WriteConfirmation.barrier(session, Duration.ZERO);
-        TransactionRunner runner = new TransactionRunner(OPTIONS, callbacks, () -> session);
+        TransactionRunner runner = new TransactionRunner(OPTIONS, callbacks, () -> session, java.util.Optional::empty);
         CompletableFuture<TransactionResult> tx = runner.transact(Transaction.builder(SCHEMA).add(Operations.comment("x")).build());
         reply(sent("transact"), "[{}]");
         channel.runPendingTasks();
@@ -120,7 +120,7 @@ class ClientPartsTest {
     @Test
     void aTransactionCutBeforeItsReplyStaysRetriable() {
         session.synced = true;
-        TransactionRunner runner = new TransactionRunner(OPTIONS, callbacks, () -> session);
+        TransactionRunner runner = new TransactionRunner(OPTIONS, callbacks, () -> session, java.util.Optional::empty);
         CompletableFuture<TransactionResult> tx = runner.transact(Transaction.builder(SCHEMA).add(Operations.comment("x")).build());
         sent("transact");
         channel.close();

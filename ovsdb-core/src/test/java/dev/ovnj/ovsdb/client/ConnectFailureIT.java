@@ -30,6 +30,36 @@ class ConnectFailureIT {
     }
 
     @Test
+    void aClientThatGaveUpSaysWhyAndFailsTransactionsAtOnce() throws Exception {
+        try (OvsdbServer sb = OvsdbServer.builder().schema(Schemas.ovnSouthbound(dir)).start();
+             OvsdbClient client = OvsdbClient.builder().remotes(sb.remote()).database("OVN_Northbound").build()) {
+            java.util.concurrent.BlockingQueue<ConnectionEvent> events = new java.util.concurrent.LinkedBlockingQueue<>();
+            client.addConnectionListener(events::add);
+            assertThat(client.gaveUp()).isEmpty();
+            assertThat(client.availability()).startsWith("connecting to");
+            catchThrowable(() -> client.startAndWait(Duration.ofSeconds(20)));
+
+            GaveUp why = client.gaveUp().orElseThrow();
+            assertThat(why.remote().map(Remote::toString)).contains(sb.remote());
+            assertThat(why.reason()).contains("does not serve database OVN_Northbound").contains("OVN_Southbound");
+            assertThat(why.describe()).contains("gave up").contains(sb.remote());
+            assertThat(client.availability()).isEqualTo(why.describe());
+            ConnectionEvent e;
+            do {
+                e = events.poll(5, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(e).as("a GAVE_UP event").isNotNull();
+            } while (e.kind() != ConnectionEvent.Kind.GAVE_UP);
+            assertThat(e.cause()).containsSame(why.cause());
+
+            // A request fails at once, naming the reason, and says retrying cannot help.
+            Throwable tx = catchThrowable(() -> client.call("echo", com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode()).get(1, java.util.concurrent.TimeUnit.SECONDS));
+            assertThat(tx).isInstanceOf(java.util.concurrent.ExecutionException.class).cause()
+                    .isInstanceOf(NotConnectedException.class).hasMessageContaining("OVN_Southbound");
+            assertThat(((NotConnectedException) tx.getCause()).retriable()).isFalse();
+        }
+    }
+
+    @Test
     void aTimedOutFirstSyncNamesTheLastAttemptsFailure() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
