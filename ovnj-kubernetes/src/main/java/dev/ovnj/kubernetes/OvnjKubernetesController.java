@@ -81,7 +81,7 @@ public final class OvnjKubernetesController implements AutoCloseable {
         EngineEvents engineEvents = new EngineEvents(settings.owner());
         b.engine.addListener(engineEvents);
         this.reconciler = new ServiceLoadBalancerReconciler(b.engine, eips, pools, settings, new ServiceEvents(b.kube, settings.owner()),
-                new ControllerMetrics(b.registry), engineEvents);
+                new ControllerMetrics(b.registry), engineEvents, new AdoptionSelectors(b.nb));
         this.poolStatus = new EipPoolStatusWriter(b.kube, pools, eips, new EipView(b.nb), reconciler::placements, leading::get);
         reconciler.onPlacement(poolStatus::nudge);
         this.janitor = new OrphanJanitor(b.kube, b.nb, b.engine, eips, settings, reconciler::serves);

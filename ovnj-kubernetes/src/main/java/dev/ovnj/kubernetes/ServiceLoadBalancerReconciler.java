@@ -71,6 +71,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private final ControllerSettings settings;
     private final ServiceEvents events;
     private final ControllerMetrics metrics;
+    private final AdoptionSelectors adoptionSelectors;
     private final EngineEvents engineEvents;
     /** Spec name to the reason of the {@link BackendsHealthyCondition} last written; entries go when the spec does. */
     private final Map<String, String> backendsReasons = new java.util.concurrent.ConcurrentHashMap<>();
@@ -82,7 +83,9 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private final Map<String, LoadBalancerCondition> announced = new java.util.concurrent.ConcurrentHashMap<>();
 
     ServiceLoadBalancerReconciler(LoadBalancerEngine engine, EipPorts eips, EipPools pools, ControllerSettings settings,
-                                  ServiceEvents events, ControllerMetrics metrics, EngineEvents engineEvents) {
+                                  ServiceEvents events, ControllerMetrics metrics, EngineEvents engineEvents,
+                                  AdoptionSelectors adoptionSelectors) {
+        this.adoptionSelectors = adoptionSelectors;
         this.engine = engine;
         this.eips = eips;
         this.pools = pools;
@@ -234,6 +237,11 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             adoption = ServiceAnnotations.adoption(service);
         } catch (IllegalArgumentException e) {
             return verdict(service, List.of(), LoadBalancerCondition.failed("InvalidAnnotation", e.getMessage()), List.of());
+        }
+        // A selector that matches no row would adopt nothing and leave a silent conflict.
+        Optional<String> unmatched = adoption.flatMap(a -> adoptionSelectors.unmatched(a, settings.owner(), name));
+        if (unmatched.isPresent()) {
+            return verdict(service, List.of(), LoadBalancerCondition.failed("InvalidAnnotation", unmatched.get()), List.of());
         }
         ServiceIpFamilies families;
         try {
