@@ -106,7 +106,7 @@ final class ControllerProcess implements AutoCloseable {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(JVM_FLAGS);
         command.addAll(List.of("-jar", jar.toString(), "kubernetes", "--kubeconfig", kubeconfig.toString(), "--db", db,
-                "--router", router, "--external-port", externalPort, "--switch", logicalSwitch,
+                "--router", router, "--router-namespaces", "*", "--external-port", externalPort, "--switch", logicalSwitch,
                 // fabric8's mock server has no server-side apply.
                 "--server-side-apply=false", "--metrics-port", "0"));
         long t0 = System.nanoTime();

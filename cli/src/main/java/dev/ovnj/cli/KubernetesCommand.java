@@ -16,9 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
-import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,8 +52,20 @@ final class KubernetesCommand implements Callable<Integer> {
     @Mixin
     private SouthboundOption sb;
 
-    @Option(names = "--router", paramLabel = "NAME", description = "Logical_Router the load balancers are attached to (required).")
+    @Option(names = "--router", paramLabel = "NAME", description = "Logical_Router the load balancers of Services no EipPool serves "
+            + "are attached to, for the namespaces of --router-namespaces only; with --external-port. Without both, only EipPools "
+            + "give addresses and a Service no pool serves waits (NoPool).")
     private String router;
+
+    @Option(names = "--router-namespaces", paramLabel = "NS[,NS...]", description = "The namespaces whose Services --router serves "
+            + "when no EipPool does; '*' for every namespace (the behaviour before this option). Default: none (Services that already "
+            + "hold an address there keep it).")
+    private String routerNamespaces;
+
+    @Option(names = "--exclude-addresses", paramLabel = "RANGE[,RANGE...]", description = "Addresses never given out, on any port "
+            + "or pool: ranges a-b, CIDRs or addresses, comma-separated (router port addresses and static routes' next hops are never "
+            + "given out anyway).")
+    private String excludeAddresses;
 
     @Option(names = "--switch", paramLabel = "NAME", description = "Logical_Switch they are attached to.")
     private String logicalSwitch;
@@ -62,7 +74,7 @@ final class KubernetesCommand implements Callable<Integer> {
     private String group;
 
     @Option(names = "--external-port", paramLabel = "NAME",
-            description = "Logical_Router_Port whose networks the EIPs come from (required).")
+            description = "Logical_Router_Port of --router whose networks its EIPs come from (required with --router).")
     private String externalPort;
 
     @Option(names = "--load-balancer-class", paramLabel = "CLASS",
@@ -107,6 +119,11 @@ final class KubernetesCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ControllerSettings settings = settings();
+        if (settings.router().isPresent() && settings.routerNamespaces().isEmpty()) {
+            System.err.println("warning: --router " + settings.router().get() + " serves no namespace without --router-namespaces: "
+                    + "Services no EipPool serves wait (NoPool); those holding an address there keep it. Name the namespaces, or '*' "
+                    + "for every one (docs/kubernetes.md, \"Tenancy\")");
+        }
         // The session closes the engine and the clients without waiting for Netty's shared thread
         // (up to a second): the process exits right after, and a stop is to take well under 2 s.
         try (ShutdownSignal signal = ShutdownSignal.install();
@@ -124,7 +141,9 @@ final class KubernetesCommand implements Callable<Integer> {
                  ControllerEndpoints endpoints = metricsPort == null ? null
                          : ControllerEndpoints.start(new InetSocketAddress(metricsPort), meters, controller)) {
                 controller.start();
-                System.out.println("serving Services of type LoadBalancer on router " + settings.router() + " (owner "
+                System.out.println("serving Services of type LoadBalancer " + settings.router().map(r -> "on router " + r
+                        + " for namespaces " + (settings.routerNamespaces().isEmpty() ? "none" : String.join(",",
+                        new java.util.TreeSet<>(settings.routerNamespaces()))) + " and on EipPools").orElse("on EipPools only") + " (owner "
                         + settings.owner() + ", identity " + controller.identity()
                         + (endpoints == null ? "" : ", metrics and probes on port " + endpoints.address().getPort()) + "); Ctrl-C stops");
                 System.out.flush();
@@ -138,12 +157,24 @@ final class KubernetesCommand implements Callable<Integer> {
 
     /** The settings from the options, each missing one named with its environment variable. */
     ControllerSettings settings() {
-        require(router, "--router", "OVNJ_ROUTER");
-        require(externalPort, "--external-port", "OVNJ_EXTERNAL_PORT");
+        if (present(router) || present(externalPort)) {
+            require(router, "--router", "OVNJ_ROUTER", "with --external-port");
+            require(externalPort, "--external-port", "OVNJ_EXTERNAL_PORT", "with --router");
+        } else if (present(routerNamespaces) || present(logicalSwitch) || present(group)) {
+            throw new ParameterException(spec.commandLine(), "--router-namespaces, --switch and --group need --router and --external-port");
+        }
         if (present(logicalSwitch) && present(group)) {
             throw new ParameterException(spec.commandLine(), "--switch and --group exclude each other: attach directly or through a group");
         }
-        ControllerSettings s = ControllerSettings.of(router, externalPort).withOwner(owner.name().orElse(DEFAULT_OWNER)).withServerSideApply(serverSideApply);
+        ControllerSettings s = (present(router) ? ControllerSettings.of(router, externalPort).withRouterNamespaces(new java.util.LinkedHashSet<>(list(routerNamespaces)))
+                : ControllerSettings.poolsOnly()).withOwner(owner.name().orElse(DEFAULT_OWNER)).withServerSideApply(serverSideApply);
+        if (present(excludeAddresses)) {
+            try {
+                s = s.withExcludeAddresses(List.copyOf(list(excludeAddresses)));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--exclude-addresses: " + e.getMessage());
+            }
+        }
         if (present(logicalSwitch)) {
             s = s.withSwitch(logicalSwitch);
         }
@@ -154,8 +185,7 @@ final class KubernetesCommand implements Callable<Integer> {
             s = s.withLoadBalancerClass(loadBalancerClass);
         }
         if (present(namespaces)) {
-            s = s.withNamespaces(Arrays.stream(namespaces.split(",")).map(String::trim).filter(n -> !n.isEmpty())
-                    .collect(Collectors.toSet()));
+            s = s.withNamespaces(new java.util.LinkedHashSet<>(list(namespaces)));
         }
         if (present(leaseNamespace)) {
             s = s.withLease(leaseNamespace, leaseName);
@@ -189,10 +219,18 @@ final class KubernetesCommand implements Callable<Integer> {
         return Config.fromKubeconfig(Files.readString(kubeconfig));
     }
 
-    private void require(String value, String option, String env) {
+    private void require(String value, String option, String env, String with) {
         if (!present(value)) {
-            throw new ParameterException(spec.commandLine(), option + " (or " + env + ") is required");
+            throw new ParameterException(spec.commandLine(), option + " (or " + env + ") is required " + with);
         }
+    }
+
+    /** A comma-separated option's entries, trimmed, blanks dropped, in order. */
+    private static List<String> list(String value) {
+        if (value == null) {
+            return List.of();
+        }
+        return Arrays.stream(value.split(",")).map(String::trim).filter(n -> !n.isEmpty()).distinct().toList();
     }
 
     private static boolean present(String value) {

@@ -40,7 +40,7 @@ class KubernetesCommandIT {
     void namesTheMissingOptionAndItsEnvironmentVariable() {
         OvnjProcess.Result r = OvnjProcess.run("kubernetes", "--db", "tcp:127.0.0.1:1", "--router", "r");
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).contains("--external-port (or OVNJ_EXTERNAL_PORT) is required");
+        assertThat(r.err()).contains("--external-port (or OVNJ_EXTERNAL_PORT) is required with --router");
     }
 
     @Test
@@ -208,7 +208,8 @@ class KubernetesCommandIT {
     private String[] args(OvsdbServer server, Path dir) throws Exception {
         Path kubeconfig = MockApiServer.kubeconfig(mock, dir);
         return new String[] {"kubernetes", "--kubeconfig", kubeconfig.toString(), "--db", server.remote(),
-                "--router", "gw", "--switch", "pods", "--external-port", "gw-ext", "--server-side-apply=false", "--metrics-port", "0"};
+                "--router", "gw", "--router-namespaces", "*", "--switch", "pods", "--external-port", "gw-ext", "--server-side-apply=false",
+                "--metrics-port", "0"};
     }
 
     private static Nbctl northbound(OvsdbServer server) {

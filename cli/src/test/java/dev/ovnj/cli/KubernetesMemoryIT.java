@@ -93,7 +93,7 @@ class KubernetesMemoryIT {
             // The image's flags (deploy/Dockerfile), with MaxRAM standing in for the container's memory limit.
             // --namespaces keeps the informers' objects whole (CachedForms applies to all namespaces only): the difference.
             List<String> args = new java.util.ArrayList<>(List.of("kubernetes", "--kubeconfig", kubeconfig.toString(), "--db",
-                    server.remote(), "--router", "gw", "--switch", "pods", "--external-port", "big-ext", "--server-side-apply=false",
+                    server.remote(), "--router", "gw", "--router-namespaces", "*", "--switch", "pods", "--external-port", "big-ext", "--server-side-apply=false",
                     "--metrics-port", "0"));
             if (!namespaces.equals("all")) {
                 args.addAll(List.of("--namespaces", namespaces));

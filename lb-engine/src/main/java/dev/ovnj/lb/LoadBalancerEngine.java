@@ -83,14 +83,15 @@ public final class LoadBalancerEngine implements AutoCloseable {
      * The tables the engine needs in the client's cache; pass it to the client's builder to
      * replicate only these instead of the whole Northbound database. Rows come without
      * {@code _version}, which the engine never reads ({@link MonitorRequest#withoutRowVersions()}:
-     * a sixth less to send, serialise and parse per load balancer).
+     * a sixth less to send, serialise and parse per load balancer). {@code Logical_Router_Static_Route}
+     * is there for the Kubernetes controller, which never hands out a route's next hop (the upstream gateway).
      *
      * @return the monitor request
      */
     public static MonitorRequest monitorRequest() {
         return MonitorRequest.tables("Load_Balancer", "Load_Balancer_Group", "Logical_Router", "Logical_Switch",
                 "Logical_Router_Port", "NAT", "Logical_Switch_Port", "Load_Balancer_Health_Check", "NB_Global",
-                "Logical_Router_Policy")
+                "Logical_Router_Policy", "Logical_Router_Static_Route")
                 .withoutRowVersions();
     }
 

@@ -14,8 +14,9 @@ import java.util.function.Predicate;
 /**
  * MetalLB's rule for shared addresses ({@value ServiceAnnotations#SHARED_IP}): the Services of one
  * namespace with the same key share one address per family, as long as no (protocol, port)
- * collides; on a collision the older Service (by {@code creationTimestamp}, then name) keeps the
- * port and the newer one is refused.
+ * collides; on a collision the Service holding the port (its load balancer exists) keeps it and the
+ * other waits, whatever their ages; only between two that hold nothing yet does the older one (by
+ * {@code creationTimestamp}, then name) go first.
  *
  * <p>The address is claimed in the Northbound database for the group, not for a Service: the
  * claim's owner is {@code <namespace>/allow-shared-ip=<key>} (no Service name contains {@code =}),
@@ -66,23 +67,32 @@ final class AddressSharing {
     }
 
     /**
-     * The first (protocol, port) of a Service that an older sharer already has, in words naming
-     * the port and that sharer.
+     * The first (protocol, port) of a Service that another sharer keeps, in words naming the port
+     * and that sharer: a sharer that holds it (its load balancer exists) when this one does not, or
+     * an older one when neither holds it.
      *
      * @param service the Service
      * @param sharers its group's sharers (it may be among them)
-     * @return e.g. {@code port TCP/53 is held by shop/dns-tcp, an older Service with the same allow-shared-ip key}
+     * @param holds whether a Service holds its ports now (its load balancer exists)
+     * @return e.g. {@code port TCP/53 is held by shop/dns-tcp, which serves it with the same allow-shared-ip key}
      */
-    static Optional<String> collision(Service service, List<Service> sharers) {
+    static Optional<String> collision(Service service, List<Service> sharers, Predicate<Service> holds) {
+        boolean mineHeld = holds.test(service);
         for (Service other : sharers) {
-            if (AGE.compare(other, service) >= 0 || sameService(other, service)) {
+            if (sameService(other, service)) {
+                continue;
+            }
+            boolean theirsHeld = holds.test(other);
+            boolean theyKeep = theirsHeld && !mineHeld || theirsHeld == mineHeld && AGE.compare(other, service) < 0;
+            if (!theyKeep) {
                 continue;
             }
             for (ServicePort mine : ports(service)) {
                 for (ServicePort theirs : ports(other)) {
                     if (protocol(mine).equals(protocol(theirs)) && Objects.equals(mine.getPort(), theirs.getPort())) {
                         return Optional.of("port " + protocol(mine) + "/" + mine.getPort() + " is held by " + ServiceSpecs.specName(other)
-                                + ", an older Service with the same " + ServiceAnnotations.SHARED_IP + " key");
+                                + (theirsHeld ? ", which serves it" : ", an older Service waiting for it") + " with the same "
+                                + ServiceAnnotations.SHARED_IP + " key");
                     }
                 }
             }

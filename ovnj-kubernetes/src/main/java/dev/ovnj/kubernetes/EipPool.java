@@ -3,6 +3,7 @@ package dev.ovnj.kubernetes;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
@@ -56,11 +57,53 @@ public final class EipPool extends CustomResource<EipPool.Spec, EipPool.Status> 
      * @param addresses ranges {@code a-b}, CIDRs or single addresses; absent or empty: the port's whole networks
      * @param namespaces the namespaces whose Services may get the pool; absent or empty: every namespace
      * @param autoAssign whether a Service gets the pool without naming it (default true)
+     * @param excludeAddresses ranges, CIDRs or addresses of the pool that are never given out (as Kube-OVN's {@code excludeIps})
+     * @param priority among the pools a Service gets without naming one, lower first (as MetalLB's
+     *     {@code serviceAllocation.priority}); absent: after every pool with one
+     * @param serviceSelector only Services whose labels match get the pool without naming it; absent: every Service
+     * @param allowedAttachments the routers, switches and groups the pool's Services may name with
+     *     {@code ovnj.dev/router}, {@code switch} and {@code group}; absent: none but the pool's own
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Spec(String router, String externalPort,
                        @JsonProperty("switch") String logicalSwitch, String group,
-                       List<String> addresses, List<String> namespaces, Boolean autoAssign) {
+                       List<String> addresses, List<String> namespaces, Boolean autoAssign,
+                       List<String> excludeAddresses, Integer priority, LabelSelector serviceSelector,
+                       Attachments allowedAttachments) {
+        /**
+         * A pool without exclusions, priority, selector or granted attachments.
+         *
+         * @param router the router
+         * @param externalPort the external port
+         * @param logicalSwitch the switch, if any
+         * @param group the group, if any
+         * @param addresses the address entries
+         * @param namespaces the namespaces
+         * @param autoAssign whether Services get it without naming it
+         */
+        public Spec(String router, String externalPort, String logicalSwitch, String group, List<String> addresses,
+                    List<String> namespaces, Boolean autoAssign) {
+            this(router, externalPort, logicalSwitch, group, addresses, namespaces, autoAssign, null, null, null, null);
+        }
+
+        /**
+         * The excluded entries.
+         *
+         * @return {@code excludeAddresses}, empty when absent
+         */
+        public List<String> excludeAddressesOrNone() {
+            return excludeAddresses == null ? List.of() : excludeAddresses;
+        }
+
+        /**
+         * What Services may name.
+         *
+         * @return {@code allowedAttachments}, nothing when absent
+         */
+        public Attachments attachmentsOrNone() {
+            return allowedAttachments == null ? Attachments.NONE : allowedAttachments;
+        }
+
         /**
          * The namespaces, empty for every one.
          *
@@ -108,13 +151,42 @@ public final class EipPool extends CustomResource<EipPool.Spec, EipPool.Status> 
     }
 
     /**
+     * The placements an administrator grants a pool's Services beyond the pool's own router,
+     * switch and group (which they may always name).
+     *
+     * @param routers routers they may name with {@code ovnj.dev/router}
+     * @param switches switches they may name with {@code ovnj.dev/switch}
+     * @param groups groups they may name with {@code ovnj.dev/group}
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Attachments(List<String> routers, List<String> switches, List<String> groups) {
+        /** Nothing granted. */
+        public static final Attachments NONE = new Attachments(List.of(), List.of(), List.of());
+
+        /**
+         * Null lists as empty ones.
+         *
+         * @param routers the routers
+         * @param switches the switches
+         * @param groups the groups
+         */
+        public Attachments {
+            routers = routers == null ? List.of() : List.copyOf(routers);
+            switches = switches == null ? List.of() : List.copyOf(switches);
+            groups = groups == null ? List.of() : List.copyOf(groups);
+        }
+    }
+
+    /**
      * What the controller writes.
      *
      * @param allocated how many addresses of the pool are claimed
      * @param free how many addresses of the pool can still be given (at most {@link Long#MAX_VALUE})
-     * @param conditions {@code Invalid} and {@code AddressesKept}
+     * @param reserved how many addresses of the pool nobody may take (router ports, route next hops, excluded)
+     * @param waiting the Services ({@code namespace/name}) waiting for an address of the pool
+     * @param conditions {@code Ready} and {@code AddressesKept}
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Status(Long allocated, Long free, List<Condition> conditions) {
+    public record Status(Long allocated, Long free, Long reserved, List<String> waiting, List<Condition> conditions) {
     }
 }

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes each {@link EipPool}'s status through its status subresource: how many of its addresses
- * are claimed and free, whether it is {@value #INVALID} (and why), and whether Services keep
+ * are claimed, free and reserved, which Services wait for it, whether it is {@value #READY} (and
+ * why not: reason {@code Invalid}), and whether Services keep
  * addresses outside its addresses ({@value #KEPT}: the pool was edited under them). Runs on the
  * writing replica only, a short while after a Service was placed or withdrawn (changes coalesce)
  * and every {@link #PERIOD} for what changes in the database on its own; a pool whose status
@@ -34,8 +35,8 @@ import org.slf4j.LoggerFactory;
  */
 final class EipPoolStatusWriter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EipPoolStatusWriter.class);
-    /** The condition saying the pool gives out nothing. */
-    static final String INVALID = "Invalid";
+    /** The condition saying whether the pool gives out addresses (False, reason Invalid, when it gives out nothing). */
+    static final String READY = "Ready";
     /** The condition saying Services keep addresses outside the pool's. */
     static final String KEPT = "AddressesKept";
     /** How often the status is looked at without a nudge. */
@@ -47,6 +48,7 @@ final class EipPoolStatusWriter implements AutoCloseable {
     private final EipPorts ports;
     private final EipView view;
     private final Supplier<Map<String, EipPools.Placement>> placements;
+    private final Supplier<Map<String, String>> waiting;
     private final BooleanSupplier writing;
     private final AtomicBoolean pending = new AtomicBoolean();
     private final ScheduledExecutorService runner = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -56,12 +58,14 @@ final class EipPoolStatusWriter implements AutoCloseable {
     });
 
     EipPoolStatusWriter(KubernetesClient kube, EipPools pools, EipPorts ports, EipView view,
-                        Supplier<Map<String, EipPools.Placement>> placements, BooleanSupplier writing) {
+                        Supplier<Map<String, EipPools.Placement>> placements, Supplier<Map<String, String>> waiting,
+                        BooleanSupplier writing) {
         this.kube = kube;
         this.pools = pools;
         this.ports = ports;
         this.view = view;
         this.placements = placements;
+        this.waiting = waiting;
         this.writing = writing;
         runner.scheduleWithFixedDelay(this::nudge, PERIOD.toMillis(), PERIOD.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -87,10 +91,10 @@ final class EipPoolStatusWriter implements AutoCloseable {
             if (states.isEmpty()) {
                 return;
             }
-            Set<InetAddress> used = view.usedAddresses();
+            Map<String, PoolUsage> usage = usage(states);
             Map<String, List<String>> kept = kept(placements.get());
             for (EipPools.State s : states.values()) {
-                EipPool.Status status = status(s, used, kept.getOrDefault(s.name(), List.of()));
+                EipPool.Status status = status(s, usage.get(s.name()), kept.getOrDefault(s.name(), List.of()));
                 if (!same(status, s.pool().getStatus())) {
                     write(s.name(), status);
                 }
@@ -100,18 +104,50 @@ final class EipPoolStatusWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Every pool's numbers now, by pool name: on any replica (a standby knows no waiting Service),
+     * computed from the Northbound cache and the pools this process has seen.
+     *
+     * @return the usage of each pool
+     */
+    Map<String, PoolUsage> usage() {
+        return usage(pools.states());
+    }
+
+    private Map<String, PoolUsage> usage(Map<String, EipPools.State> states) {
+        if (states.isEmpty()) {
+            return Map.of();
+        }
+        Set<InetAddress> used = view.usedAddresses();
+        ReservedAddresses base = pools.reserved();
+        Map<String, List<String>> waitingBy = new TreeMap<>();
+        new TreeMap<>(waiting.get()).forEach((service, pool) -> waitingBy.computeIfAbsent(pool, k -> new ArrayList<>()).add(service));
+        Map<String, PoolUsage> out = new TreeMap<>();
+        for (EipPools.State s : states.values()) {
+            long allocated = s.addresses().map(a -> a.count(ports.claimed(s.pool().getSpec().externalPort()))).orElse(0L);
+            ReservedAddresses reserved = EipPools.reservedFor(s, base);
+            long reservedCount = s.addresses().map(a -> a.countReserved(reserved)).orElse(0L);
+            long free = 0;
+            if (s.valid()) {
+                PoolAddresses a = s.addresses().orElseThrow();
+                long usedNotReserved = used.stream().filter(ip -> a.contains(ip) && reserved.why(ip).isEmpty()).count();
+                free = Math.max(0, a.size() - reservedCount - usedNotReserved);
+            }
+            out.put(s.name(), new PoolUsage(s.name(), s.valid(), allocated, free, reservedCount, waitingBy.getOrDefault(s.name(), List.of())));
+        }
+        return out;
+    }
+
     /** The status a pool should have now, keeping each condition's transition time while its status stays. */
-    private EipPool.Status status(EipPools.State s, Set<InetAddress> used, List<String> keptBy) {
-        long allocated = s.addresses().map(a -> a.count(ports.claimed(s.pool().getSpec().externalPort()))).orElse(0L);
-        long free = s.valid() ? s.addresses().map(a -> a.size() - a.count(used)).orElse(0L) : 0L;
+    private EipPool.Status status(EipPools.State s, PoolUsage usage, List<String> keptBy) {
         List<Condition> old = Optional.ofNullable(s.pool().getStatus()).map(EipPool.Status::conditions).orElse(List.of());
         List<Condition> conditions = new ArrayList<>();
-        conditions.add(condition(old, INVALID, !s.valid(), s.valid() ? "Valid" : "Invalid",
+        conditions.add(condition(old, READY, s.valid(), s.valid() ? "Valid" : "Invalid",
                 s.invalid().orElse("the pool gives out " + s.addresses().map(Object::toString).orElse("nothing"))));
         conditions.add(condition(old, KEPT, !keptBy.isEmpty(), keptBy.isEmpty() ? "None" : "OutsideThePool",
                 keptBy.isEmpty() ? "every address given is in the pool"
                         : "kept, not moved: " + String.join("; ", keptBy)));
-        return new EipPool.Status(allocated, free, conditions);
+        return new EipPool.Status(usage.allocated(), usage.free(), usage.reserved(), usage.waiting(), conditions);
     }
 
     private static Condition condition(List<Condition> old, String type, boolean on, String reason, String message) {
@@ -136,6 +172,7 @@ final class EipPoolStatusWriter implements AutoCloseable {
 
     private static boolean same(EipPool.Status now, EipPool.Status before) {
         if (before == null || !Objects.equals(now.allocated(), before.allocated()) || !Objects.equals(now.free(), before.free())
+                || !Objects.equals(now.reserved(), before.reserved()) || !Objects.equals(now.waiting(), before.waiting())
                 || before.conditions() == null || before.conditions().size() != now.conditions().size()) {
             return false;
         }
@@ -155,7 +192,8 @@ final class EipPoolStatusWriter implements AutoCloseable {
             p.setStatus(status);
             return p;
         });
-        LOG.info("EipPool {}: allocated {}, free {}, {}", name, status.allocated(), status.free(),
+        LOG.info("EipPool {}: allocated {}, free {}, reserved {}, waiting {}, {}", name, status.allocated(), status.free(),
+                status.reserved(), status.waiting(),
                 String.join(", ", status.conditions().stream().filter(c -> c.getStatus().equals("True"))
                         .map(c -> c.getType() + ": " + c.getMessage()).toList()));
     }

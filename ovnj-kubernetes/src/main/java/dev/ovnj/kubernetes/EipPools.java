@@ -25,13 +25,8 @@ import java.util.stream.Stream;
  * The {@link EipPool}s as the controller sees them: each one checked against the Northbound
  * database and the other pools, and the choice of a Service's pool.
  *
- * <p>A Service names its pool with the annotation {@value #ANNOTATION} (a pool whose namespaces
- * exclude the Service's is refused: one project cannot take another's addresses); otherwise it
- * gets the first pool by name with {@code autoAssign} whose namespaces include its own; otherwise
- * the command line's router and external port serve it. An address once given never moves: a Service
- * that holds an address on another external port than its pool's (the pool was edited or deleted,
- * or another pool now matches it first) stays there, with its router and attachment, and its
- * condition says so.
+ * <p>Which pool a Service gets, and whether it may, is {@link Tenancy}'s decision; this class
+ * reads the pools and the Northbound facts it is made from.
  *
  * <p>A pool is {@code Invalid} (and gives out nothing) when its spec lacks the router or the
  * external port or names both a switch and a group, when the port does not exist or belongs to
@@ -74,21 +69,6 @@ final class EipPools {
         }
     }
 
-    /** A Service the controller does not give an address, and why. */
-    static final class Refused extends Exception {
-        private static final long serialVersionUID = 1L;
-        private final String reason;
-
-        Refused(String reason, String message) {
-            super(message);
-            this.reason = reason;
-        }
-
-        String reason() {
-            return reason;
-        }
-    }
-
     /**
      * Where a Service's load balancer and addresses go.
      *
@@ -101,6 +81,34 @@ final class EipPools {
      */
     record Placement(Optional<String> pool, ControllerSettings target, Optional<PoolAddresses> addresses, List<IpRange> exclusions,
                      List<InetAddress> kept, List<String> notes) {
+    }
+
+    /**
+     * What the database and the command line reserve now ({@link ReservedAddresses}).
+     *
+     * @return the reservations, without any pool's exclude list
+     */
+    ReservedAddresses reserved() {
+        return ReservedAddresses.read(nb.cache()).excluding(settings.excludeAddresses(), "--exclude-addresses");
+    }
+
+    /**
+     * The reservations a pool's addresses are subject to: the base ones and its {@code spec.excludeAddresses}.
+     *
+     * @param pool the pool
+     * @param base {@link #reserved()}
+     * @return the reservations
+     */
+    static ReservedAddresses reservedFor(State pool, ReservedAddresses base) {
+        if (pool.pool().getSpec() == null) {
+            return base;
+        }
+        try {
+            return base.excluding(pool.pool().getSpec().excludeAddressesOrNone(), "EipPool " + pool.name() + " spec.excludeAddresses");
+        } catch (IllegalArgumentException malformed) {
+            // The pool's check names it (the pool is Invalid); nothing more is reserved.
+            return base;
+        }
     }
 
     /** Every pool, checked, by name. */
@@ -144,6 +152,13 @@ final class EipPools {
         PoolAddresses addresses;
         try {
             addresses = PoolAddresses.resolve(spec.addressesOrAll(), port.networks(), spec.externalPort());
+            for (String excluded : spec.excludeAddressesOrNone()) {
+                try {
+                    PoolAddresses.parse(excluded);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("spec.excludeAddresses: \"" + excluded + "\" is not a range a-b, a CIDR or an address", e);
+                }
+            }
         } catch (IllegalArgumentException e) {
             return invalid(name, pool, port.networks(), Optional.empty(), e.getMessage());
         }
@@ -163,103 +178,23 @@ final class EipPools {
     }
 
     /**
-     * Places a Service: its pool (or the command line's port), unless it holds an address on
-     * another external port, where it then stays.
+     * Where a Service holding an address on a port no valid pool serves stays: where its rows are
+     * attached now, else on the port's router.
      *
-     * @param service the Service
-     * @param states the pools, from {@link #states()}
-     * @param held the Service's claims by port ({@link EipPorts#held})
-     * @return where it goes
-     * @throws Refused when it holds no address and names a pool that does not exist or is not its namespace's, or its
-     *     pool is invalid
+     * @param specName the Service's spec name
+     * @param port the port it holds its address on
+     * @return the target there
      */
-    Placement place(Service service, Map<String, State> states, Map<String, List<InetAddress>> held) throws Refused {
-        Optional<State> chosen;
-        String refused = "";
-        try {
-            chosen = choose(service, states);
-        } catch (Refused e) {
-            if (held.isEmpty()) {
-                throw e;
-            }
-            // The pool it names is gone or no longer its namespace's: what it holds stays.
-            chosen = Optional.empty();
-            refused = e.getMessage() + "; ";
-        }
-        String port = chosen.map(s -> s.pool().getSpec().externalPort()).orElse(settings.externalPort());
-        boolean here = refused.isEmpty() && (held.isEmpty() || held.containsKey(port));
-        if (chosen.isEmpty() && here) {
-            return new Placement(Optional.empty(), settings, Optional.empty(), List.of(), List.of(), List.of());
-        }
-        if (chosen.isPresent() && chosen.get().valid() && here) {
-            return onPool(chosen.get(), held.getOrDefault(port, List.of()), List.of());
-        }
-        if (held.isEmpty()) {
-            State pool = chosen.orElseThrow();
-            throw new Refused("PoolInvalid", "EipPool " + pool.name() + " is Invalid and gives out no address: "
-                    + pool.invalid().orElseThrow());
-        }
-        // The Service holds its address elsewhere, or on the port of a pool now invalid: it stays.
-        String where = held.keySet().iterator().next();
-        List<InetAddress> addresses = held.get(where);
-        String why = refused + chosen.filter(s -> !s.valid())
-                .map(s -> "EipPool " + s.name() + " is Invalid (" + s.invalid().orElseThrow() + "); ").orElse("");
-        String to = chosen.map(s -> " to EipPool " + s.name()).orElse(refused.isEmpty() ? " to " + settings.externalPort() : "");
-        String note = why + "keeps " + String.join(", ", addresses.stream().map(IpAddresses::format).toList())
-                + " on Logical_Router_Port " + where + " (an address once given is not moved; re-create the Service to move it" + to + ")";
-        // A valid pool on that port whose addresses hold it keeps it as its own; otherwise it stays
-        // where its rows are attached now.
-        Optional<State> there = states.values().stream().filter(s -> s.valid() && s.pool().getSpec().externalPort().equals(where)
-                && addresses.stream().allMatch(ip -> s.addresses().orElseThrow().contains(ip))).findFirst();
-        if (there.isPresent()) {
-            return onPool(there.get(), addresses, List.of(note));
-        }
-        if (where.equals(settings.externalPort())) {
-            return new Placement(Optional.empty(), settings, Optional.empty(), List.of(), List.of(), List.of(note));
-        }
-        ControllerSettings stay = CurrentAttachment.read(nb, settings.owner(), ServiceSpecs.specName(service))
-                .map(a -> settings.at(a.router(), a.logicalSwitch(), a.group(), where))
-                .orElseGet(() -> settings.at(Optional.ofNullable(ports(Set.of(where)).get(where)).map(PortInfo::router).orElse(where),
-                        Optional.empty(), Optional.empty(), where));
-        return new Placement(Optional.empty(), stay, Optional.empty(), List.of(), addresses,
-                List.of(note + "; no valid EipPool serves that port now"));
+    ControllerSettings stayOn(String specName, String port) {
+        return CurrentAttachment.read(nb, settings.owner(), specName)
+                .map(a -> settings.at(a.router(), a.logicalSwitch(), a.group(), port))
+                .orElseGet(() -> settings.at(Optional.ofNullable(ports(Set.of(port)).get(port)).map(PortInfo::router).orElse(port),
+                        Optional.empty(), Optional.empty(), port));
     }
 
-    private static Placement onPool(State pool, List<InetAddress> held, List<String> notes) {
-        PoolAddresses addresses = pool.addresses().orElseThrow();
-        List<InetAddress> outside = held.stream().filter(ip -> !addresses.contains(ip)).toList();
-        List<String> all = new ArrayList<>(notes);
-        if (!outside.isEmpty() && notes.isEmpty()) {
-            all.add("keeps " + String.join(", ", outside.stream().map(IpAddresses::format).toList()) + ", outside the addresses of EipPool "
-                    + pool.name() + " (" + addresses + "): an address once given is not moved");
-        }
-        return new Placement(Optional.of(pool.name()), pool.target().orElseThrow(), Optional.of(addresses),
-                addresses.exclusions(pool.networks()), outside, all);
-    }
-
-    /** The pool a Service asks for or gets, empty for the command line's port. */
-    Optional<State> choose(Service service, Map<String, State> states) throws Refused {
-        Map<String, String> annotations = service.getMetadata().getAnnotations();
-        String named = annotations == null ? null : annotations.get(ANNOTATION);
-        if (named != null && !named.isBlank()) {
-            State s = states.get(named.trim());
-            if (s == null) {
-                throw new Refused("PoolNotFound", ANNOTATION + ": no EipPool named " + named.trim());
-            }
-            if (!serves(s, service)) {
-                throw new Refused("PoolNotAllowed", ANNOTATION + ": EipPool " + s.name() + " serves the namespaces "
-                        + s.pool().getSpec().namespacesOrAll() + " only, not " + service.getMetadata().getNamespace());
-            }
-            return Optional.of(s);
-        }
-        return states.values().stream().filter(s -> s.pool().getSpec() != null && s.pool().getSpec().assignsAutomatically()
-                && serves(s, service)).findFirst();
-    }
-
-    /** Whether a pool's namespaces include the Service's. */
-    private static boolean serves(State s, Service service) {
-        List<String> namespaces = s.pool().getSpec() == null ? List.of() : s.pool().getSpec().namespacesOrAll();
-        return namespaces.isEmpty() || namespaces.contains(service.getMetadata().getNamespace());
+    /** The networks of a router port as written, empty when there is no such port. */
+    List<String> networksOf(String port) {
+        return Optional.ofNullable(ports(Set.of(port)).get(port)).map(PortInfo::networks).orElse(List.of());
     }
 
     /**

@@ -23,6 +23,7 @@ final class EipPorts implements AutoCloseable {
     private final EipView view;
     private final Duration timeout;
     private final Map<String, ServiceEips> byPort = new ConcurrentHashMap<>();
+    private final ReleasedAddresses released = new ReleasedAddresses();
 
     EipPorts(OvsdbClient client, Duration timeout) {
         // One allocator for every port: one index of the claims, and claims batched across ports.
@@ -33,7 +34,7 @@ final class EipPorts implements AutoCloseable {
 
     /** The Service addresses of one external port. */
     ServiceEips on(String port) {
-        return byPort.computeIfAbsent(port, p -> new ServiceEips(allocator, view, p, timeout));
+        return byPort.computeIfAbsent(port, p -> new ServiceEips(allocator, view, p, timeout, released));
     }
 
     /** The addresses an owner claims, by port, from the allocator's index (a lookup per port). */
@@ -60,6 +61,19 @@ final class EipPorts implements AutoCloseable {
         for (String port : held(owner).keySet()) {
             on(port).releaseAll(owner);
         }
+    }
+
+    /**
+     * Releases the Service's claims that no load balancer VIP uses, on every port.
+     *
+     * @return whether any address was released
+     */
+    boolean releaseUnused(String owner) throws Exception {
+        boolean any = false;
+        for (String port : held(owner).keySet()) {
+            any |= on(port).releaseUnused(owner);
+        }
+        return any;
     }
 
     @Override

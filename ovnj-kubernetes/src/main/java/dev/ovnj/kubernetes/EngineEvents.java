@@ -53,6 +53,11 @@ final class EngineEvents implements EngineListener {
         settled.remove(spec);
     }
 
+    /** Asks for a reconciliation of a spec's Service now (an address or pool it waits for became available). */
+    void reconcile(String spec) {
+        propagate(spec);
+    }
+
     private void propagate(String spec) {
         int slash = spec.indexOf('/');
         // Only specs named namespace/name are this controller's; the source ignores events

@@ -12,6 +12,7 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -82,7 +83,8 @@ public final class OvnjKubernetesController implements AutoCloseable {
         b.engine.addListener(engineEvents);
         this.reconciler = new ServiceLoadBalancerReconciler(b.engine, eips, pools, settings, new ServiceEvents(b.kube, settings.owner()),
                 new ControllerMetrics(b.registry), engineEvents, new AdoptionSelectors(b.nb));
-        this.poolStatus = new EipPoolStatusWriter(b.kube, pools, eips, new EipView(b.nb), reconciler::placements, leading::get);
+        this.poolStatus = new EipPoolStatusWriter(b.kube, pools, eips, new EipView(b.nb), reconciler::placements,
+                reconciler::waiting, leading::get);
         reconciler.onPlacement(poolStatus::nudge);
         this.janitor = new OrphanJanitor(b.kube, b.nb, b.engine, eips, settings, reconciler::serves);
         new LoadBalancerEngineMetrics(b.engine).bindTo(b.registry);
@@ -180,6 +182,16 @@ public final class OvnjKubernetesController implements AutoCloseable {
      */
     public ServiceLoadBalancerReconciler reconciler() {
         return reconciler;
+    }
+
+    /**
+     * Every pool's numbers now (allocated, free, reserved, waiting Services), by pool name, for
+     * metrics; on a standby no Service is waiting.
+     *
+     * @return the usage of each pool this process has seen
+     */
+    Map<String, PoolUsage> poolUsage() {
+        return poolStatus.usage();
     }
 
     /**

@@ -145,6 +145,42 @@ record PoolAddresses(List<IpRange> ranges) {
         return saturated(ranges.stream().map(IpRange::size).reduce(BigInteger.ZERO, BigInteger::add));
     }
 
+    /**
+     * How many of the pool's addresses are reserved: the single ones it holds, and the overlap of
+     * its ranges with the excluded ranges (merged first, so an address counts once).
+     */
+    long countReserved(ReservedAddresses reserved) {
+        List<IpRange> excluded = new ArrayList<>(reserved.ranges().stream().map(ReservedAddresses.Excluded::range).toList());
+        excluded.sort(Comparator.comparing((IpRange r) -> IpAddresses.bits(r.first())).thenComparing(r -> IpAddresses.toInteger(r.first())));
+        List<IpRange> merged = new ArrayList<>();
+        for (IpRange r : excluded) {
+            IpRange last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+            if (last != null && IpAddresses.sameFamily(last.first(), r.first())
+                    && IpAddresses.toInteger(r.first()).compareTo(IpAddresses.toInteger(last.last()).add(BigInteger.ONE)) <= 0) {
+                merged.set(merged.size() - 1, new IpRange(last.first(),
+                        IpAddresses.toInteger(r.last()).compareTo(IpAddresses.toInteger(last.last())) > 0 ? r.last() : last.last()));
+            } else {
+                merged.add(r);
+            }
+        }
+        BigInteger n = BigInteger.ZERO;
+        for (IpRange mine : ranges) {
+            for (IpRange e : merged) {
+                if (overlap(mine, e)) {
+                    BigInteger from = max(IpAddresses.toInteger(mine.first()), IpAddresses.toInteger(e.first()));
+                    BigInteger to = min(IpAddresses.toInteger(mine.last()), IpAddresses.toInteger(e.last()));
+                    n = n.add(to.subtract(from).add(BigInteger.ONE));
+                }
+            }
+        }
+        for (InetAddress ip : reserved.singles().keySet()) {
+            if (contains(ip) && merged.stream().noneMatch(e -> e.contains(ip))) {
+                n = n.add(BigInteger.ONE);
+            }
+        }
+        return saturated(n);
+    }
+
     /** How many of the given addresses the pool holds. */
     long count(Collection<InetAddress> addresses) {
         return addresses.stream().filter(this::contains).count();

@@ -2,9 +2,7 @@ package dev.ovnj.kubernetes;
 
 import dev.ovnj.lb.Adoption;
 import dev.ovnj.lb.spec.HealthCheck;
-import dev.ovnj.nb.ip.IpAddresses;
 import io.fabric8.kubernetes.api.model.Service;
-import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +13,8 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>{@value #ROUTER}, {@value #SWITCH}, {@value #GROUP}: attach to this router, switch or
- *       Load_Balancer_Group instead of the controller's ({@code none} as the switch or group drops it);</li>
+ *       Load_Balancer_Group instead of the pool's ({@code none} as the switch or group drops it), when
+ *       an administrator granted it ({@link Tenancy}; refused otherwise);</li>
  *   <li>{@value #ADDRESSES}: the external addresses to use, comma-separated (one per family), like
  *       {@code spec.loadBalancerIP}, which it overrides;</li>
  *   <li>{@value #SHARED_IP}: a sharing key; Services of one namespace with the same key share one
@@ -43,8 +42,6 @@ public final class ServiceAnnotations {
     /** The foreign load balancers the Service's may adopt. */
     public static final String ADOPT = "ovnj.dev/adopt";
 
-    private static final String NONE = "none";
-
     private ServiceAnnotations() {
     }
 
@@ -56,19 +53,6 @@ public final class ServiceAnnotations {
      * @param group the group, if any
      */
     public record Attachment(String router, Optional<String> logicalSwitch, Optional<String> group) {
-    }
-
-    /**
-     * The attachment: the controller's, overridden by the Service's annotations.
-     *
-     * @param service the Service
-     * @param settings the controller's settings
-     * @return where to attach
-     */
-    public static Attachment attachment(Service service, ControllerSettings settings) {
-        Map<String, String> a = annotations(service);
-        String router = Optional.ofNullable(a.get(ROUTER)).map(String::trim).filter(s -> !s.isEmpty()).orElse(settings.router());
-        return new Attachment(router, override(a.get(SWITCH), settings.logicalSwitch()), override(a.get(GROUP), settings.group()));
     }
 
     /**
@@ -92,22 +76,6 @@ public final class ServiceAnnotations {
             }
         }
         return List.copyOf(out);
-    }
-
-    /**
-     * The Service's requested addresses that parse, in order; a malformed one is left out here
-     * because the address resolution names it in the Service's condition.
-     */
-    static List<InetAddress> requestedIps(Service service) {
-        List<InetAddress> out = new ArrayList<>();
-        for (String literal : requestedAddresses(service)) {
-            try {
-                out.add(IpAddresses.parse(literal));
-            } catch (IllegalArgumentException malformed) {
-                // Named by ServiceEips.resolve.
-            }
-        }
-        return out;
     }
 
     /**
@@ -183,13 +151,6 @@ public final class ServiceAnnotations {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(HEALTH_CHECK + ": " + key + "=\"" + value + "\" is not a number", e);
         }
-    }
-
-    private static Optional<String> override(String annotated, Optional<String> configured) {
-        if (annotated == null || annotated.isBlank()) {
-            return configured;
-        }
-        return annotated.trim().equals(NONE) ? Optional.empty() : Optional.of(annotated.trim());
     }
 
     private static Map<String, String> annotations(Service service) {

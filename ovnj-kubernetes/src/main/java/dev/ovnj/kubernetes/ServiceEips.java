@@ -2,6 +2,7 @@ package dev.ovnj.kubernetes;
 
 import dev.ovnj.nb.eip.EipAllocator;
 import dev.ovnj.nb.eip.EipClaimedException;
+import dev.ovnj.nb.eip.EipExhaustedException;
 import dev.ovnj.nb.eip.EipRequest;
 import dev.ovnj.nb.eip.EipView;
 import dev.ovnj.nb.ip.IpAddresses;
@@ -35,13 +36,15 @@ final class ServiceEips {
     private final EipView view;
     private final String port;
     private final Duration timeout;
+    private final ReleasedAddresses released;
 
-    /** On an allocator and a view {@link EipPorts} shares among the ports (and closes). */
-    ServiceEips(EipAllocator allocator, EipView view, String port, Duration timeout) {
+    /** On an allocator, a view and a release history {@link EipPorts} shares among the ports (and closes). */
+    ServiceEips(EipAllocator allocator, EipView view, String port, Duration timeout, ReleasedAddresses released) {
         this.allocator = allocator;
         this.view = view;
         this.port = port;
         this.timeout = timeout;
+        this.released = released;
     }
 
     /** An address that cannot be had, with the reason for the Service's condition. */
@@ -50,7 +53,7 @@ final class ServiceEips {
         private final String reason;
 
         Unavailable(String message, boolean conflict) {
-            this(message, conflict ? "AddressConflict" : "AddressInvalid");
+            this(message, conflict ? ConditionReasons.ADDRESS_CONFLICT : ConditionReasons.ADDRESS_INVALID);
         }
 
         Unavailable(String message, String reason) {
@@ -59,7 +62,7 @@ final class ServiceEips {
         }
 
         boolean conflict() {
-            return reason.equals("AddressConflict");
+            return reason.equals(ConditionReasons.ADDRESS_CONFLICT);
         }
 
         /** The condition's reason: AddressConflict, AddressInvalid or AddressOutsideNetwork. */
@@ -105,7 +108,7 @@ final class ServiceEips {
                 // The port was renumbered under the address: it is kept (never moved silently) and reported.
                 throw new Unavailable(IpAddresses.format(ip) + " is no longer in a network of router port " + port + " "
                         + networks.stream().map(IpNetwork::cidr).toList() + "; the address is kept, not moved: restore the network, "
-                        + "or recreate the Service for a new address", "AddressOutsideNetwork");
+                        + "or recreate the Service for a new address", ConditionReasons.ADDRESS_OUTSIDE_NETWORK);
             }
         }
         List<InetAddress> out = new ArrayList<>();
@@ -119,8 +122,7 @@ final class ServiceEips {
                     }
                 } else {
                     Optional<InetAddress> existing = held.stream().filter(a -> IpFamily.of(a) == family).findFirst();
-                    ip = existing.isPresent() ? existing.get()
-                            : allocator.allocate(new EipRequest(port, owner, family, exclude)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                    ip = existing.isPresent() ? existing.get() : allocate(owner, family, exclude);
                 }
                 out.add(ip);
             }
@@ -129,17 +131,60 @@ final class ServiceEips {
             // claimed for the others in this call (those it held before stay, with its load balancer).
             for (InetAddress fresh : out) {
                 if (!held.contains(fresh) && !othersClaims.contains(fresh)) {
-                    allocator.release(IpAddresses.format(fresh)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                    release(fresh);
                 }
             }
             throw e;
         }
         for (InetAddress old : held) {
             if (!out.contains(old)) {
-                allocator.release(IpAddresses.format(old)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                release(old);
             }
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * A new address of a family: the lowest free one that was not released lately; only when no
+     * other is free, a released one, least recently released first.
+     */
+    private InetAddress allocate(String owner, IpFamily family, List<IpRange> exclude) throws Exception {
+        List<InetAddress> recent = released.oldestFirst(family).stream().filter(ip -> exclude.stream().noneMatch(r -> r.contains(ip)))
+                .toList();
+        List<IpRange> avoiding = new ArrayList<>(exclude);
+        recent.forEach(ip -> avoiding.add(new IpRange(ip, ip)));
+        try {
+            InetAddress ip = allocator.allocate(new EipRequest(port, owner, family, avoiding)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            released.taken(ip);
+            return ip;
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof EipExhaustedException) || recent.isEmpty()) {
+                throw e;
+            }
+            List<IpNetwork> networks = allocator.networks(port);
+            for (InetAddress candidate : recent) {
+                if (!allocator.holders(candidate).isEmpty() || networks.stream().noneMatch(n -> n.contains(candidate))) {
+                    continue;
+                }
+                try {
+                    allocator.claim(EipRequest.of(port, owner).withFamily(family), candidate).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                    released.taken(candidate);
+                    return candidate;
+                } catch (ExecutionException taken) {
+                    if (!(taken.getCause() instanceof EipClaimedException)) {
+                        throw taken;
+                    }
+                }
+            }
+            throw e;
+        }
+    }
+
+    /** Releases one address and remembers when. */
+    private boolean release(InetAddress ip) throws Exception {
+        boolean removed = allocator.release(IpAddresses.format(ip)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        released.released(ip);
+        return removed;
     }
 
     /** The families of the external port's networks, from the allocator's index; empty when the port does not exist. */
@@ -154,18 +199,20 @@ final class ServiceEips {
      * served holds no address it does not serve on (one it is served on stays, with the load
      * balancer, until the Service is served anew or withdrawn).
      */
-    void releaseUnused(String owner) throws Exception {
+    boolean releaseUnused(String owner) throws Exception {
+        boolean any = false;
         for (InetAddress ip : claimsOf(owner)) {
             if (view.realization(ip).vips().isEmpty()) {
-                allocator.release(IpAddresses.format(ip)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                any |= release(ip);
             }
         }
+        return any;
     }
 
     /** Releases every address the Service claims. */
     void releaseAll(String owner) throws Exception {
         for (InetAddress ip : claimsOf(owner)) {
-            allocator.release(IpAddresses.format(ip)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            release(ip);
         }
     }
 
@@ -218,6 +265,7 @@ final class ServiceEips {
         }
         try {
             allocator.claim(EipRequest.of(port, owner).withFamily(IpFamily.of(ip)), ip).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            released.taken(ip);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof EipClaimedException taken) {
                 throw new Unavailable(taken.getMessage(), true);

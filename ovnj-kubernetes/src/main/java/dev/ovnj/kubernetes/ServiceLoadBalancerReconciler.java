@@ -65,6 +65,9 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private final LoadBalancerEngine engine;
     private final EipPorts eips;
     private final EipPools pools;
+    /** Spec name to the pool a refused Service waits for ("" for none); read by {@link EipPoolStatusWriter}, woken on a release. */
+    private final Map<String, String> waiting = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Tenancy tenancy;
     /** Spec name to where the Service was placed last; read by {@link EipPoolStatusWriter}, entries go when the spec does. */
     private final Map<String, EipPools.Placement> placements = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile Runnable placed = () -> { };
@@ -93,6 +96,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         this.events = events;
         this.metrics = metrics;
         this.engineEvents = engineEvents;
+        this.tenancy = new Tenancy(settings);
     }
 
     /**
@@ -138,6 +142,11 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     /** Called after a Service was placed or withdrawn, for the pools' status; never throws. */
     void onPlacement(Runnable listener) {
         this.placed = listener;
+    }
+
+    /** The Services waiting for an address (refused before the engine was asked), to the pool they wait for ("" for none). */
+    Map<String, String> waiting() {
+        return java.util.Collections.unmodifiableMap(waiting);
     }
 
     /** Where each Service was placed by its last reconciliation, by spec name. */
@@ -201,18 +210,26 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         return DeleteControl.defaultDelete();
     }
 
+    /**
+     * One pass: the Service read once ({@link ServiceIntent}), its placement decided where the
+     * administrator's grants are applied ({@link Tenancy}), then its addresses, then its spec. A
+     * refusal at any step writes nothing and leaves the Service holding no address it is not served on.
+     */
     private UpdateControl<Service> serve(Service service, Context<Service> context) {
-        String name = ServiceSpecs.specName(service);
-        String claimOwner = AddressSharing.claimOwner(service);
-        EipPools.Placement placement;
+        ServiceIntent intent = ServiceIntent.of(service);
+        String name = intent.specName();
+        String claimOwner = intent.claimOwner();
         Map<String, List<InetAddress>> held = eips.held(claimOwner);
         Map<String, EipPools.State> states = pools.states();
-        try {
-            placement = pools.place(service, states, held);
-        } catch (EipPools.Refused e) {
+        Tenancy.Facts facts = new Tenancy.Facts(states, held, pools.reserved(),
+                settings.externalPort().map(pools::networksOf).orElse(List.of()), port -> pools.stayOn(name, port));
+        Tenancy.Decision decision = tenancy.decide(intent, facts);
+        if (decision instanceof Tenancy.Refused refused) {
             placements.remove(name);
-            return verdict(service, List.of(), LoadBalancerCondition.failed(e.reason(), e.getMessage()), List.of());
+            return refuse(service, intent, refused.pool(), LoadBalancerCondition.failed(refused.reason(), refused.message()));
         }
+        Tenancy.Granted granted = (Tenancy.Granted) decision;
+        EipPools.Placement placement = granted.placement();
         if (placement.pool().isEmpty() && held.isEmpty()) {
             Optional<String> lagging = Optional.empty();
             try {
@@ -228,101 +245,136 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         }
         placements.put(name, placement);
         ControllerSettings target = placement.target();
-        ServiceEips portEips = eips.on(target.externalPort());
-        ServiceAnnotations.Attachment attachment = ServiceAnnotations.attachment(service, target);
-        Optional<HealthCheck> healthCheck;
-        Optional<Adoption> adoption;
-        try {
-            healthCheck = ServiceAnnotations.healthCheck(service);
-            adoption = ServiceAnnotations.adoption(service);
-        } catch (IllegalArgumentException e) {
-            return verdict(service, List.of(), LoadBalancerCondition.failed("InvalidAnnotation", e.getMessage()), List.of());
-        }
+        String port = target.externalPort().orElseThrow();
+        ServiceEips portEips = eips.on(port);
         // A selector that matches no row would adopt nothing and leave a silent conflict.
-        Optional<String> unmatched = adoption.flatMap(a -> adoptionSelectors.unmatched(a, settings.owner(), name));
+        Optional<String> unmatched = intent.adoption().flatMap(a -> adoptionSelectors.unmatched(a, settings.owner(), name));
         if (unmatched.isPresent()) {
-            return verdict(service, List.of(), LoadBalancerCondition.failed("InvalidAnnotation", unmatched.get()), List.of());
+            return refuse(service, intent, placement.pool(),
+                    LoadBalancerCondition.failed(ConditionReasons.INVALID_ANNOTATION, unmatched.get()));
         }
         ServiceIpFamilies families;
         try {
-            families = ServiceIpFamilies.choose(service, portEips.families(), target.externalPort());
+            families = ServiceIpFamilies.choose(service, portEips.families(), port);
         } catch (IllegalArgumentException e) {
-            // No address is claimed for a Service that cannot be served, and one claimed before
-            // (by a controller that claimed family by family) is let go unless a VIP still uses it.
-            try {
-                portEips.releaseUnused(name);
-            } catch (Exception releaseFailed) {
-                if (releaseFailed instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-                LOG.warn("Service {}: unused address claims not released yet: {}", name, releaseFailed.toString());
-            }
-            return verdict(service, List.of(), LoadBalancerCondition.failed("AddressUnavailable", e.getMessage()), List.of());
-        }
-        List<String> requested = ServiceAnnotations.requestedAddresses(service);
-        Optional<String> outside = outsidePool(placement, ServiceAnnotations.requestedIps(service), portEips.claimsOf(claimOwner));
-        if (outside.isPresent()) {
-            return verdict(service, List.of(), LoadBalancerCondition.failed("AddressInvalid", outside.get()), List.of());
+            return refuse(service, intent, placement.pool(), LoadBalancerCondition.failed(ConditionReasons.ADDRESS_UNAVAILABLE, e.getMessage()));
         }
         List<InetAddress> addresses;
         try {
-            Optional<String> refused = share(service, context, portEips, claimOwner);
-            if (refused.isPresent()) {
-                return refused(service, LoadBalancerCondition.failed("AddressConflict", refused.get()));
+            Optional<Sharing> sharing = share(service, intent, context, portEips);
+            if (sharing.isPresent()) {
+                LoadBalancerCondition c = LoadBalancerCondition.failed(ConditionReasons.ADDRESS_CONFLICT, sharing.get().why());
+                return sharing.get().keepsWorkingAddress() ? refuse(service, intent, placement.pool(), c) : refused(service, intent, c);
             }
-            addresses = portEips.resolve(claimOwner, families.families(), requested, adoption.isPresent(),
-                    ip -> olderContender(service, claimOwner, ip, context), placement.exclusions());
+            addresses = portEips.resolve(claimOwner, families.families(), intent.requested(), intent.adoption().isPresent(),
+                    ip -> olderContender(service, claimOwner, ip, context), granted.exclusions());
             if (!claimOwner.equals(name)) {
-                // Joined a group that already had an address: the Service's own ones go.
+                // Joined a group that already had an address, and held none of its own that worked: its own ones go.
                 eips.releaseAll(name);
             }
         } catch (ServiceEips.Unavailable e) {
-            return verdict(service, List.of(), LoadBalancerCondition.failed(e.reason(), e.getMessage()), List.of());
+            return refuse(service, intent, placement.pool(), LoadBalancerCondition.failed(e.reason(), e.getMessage()));
         } catch (Exception e) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            String reason = cause instanceof EipExhaustedException ? "AddressUnavailable" : "AddressFailed";
+            if (cause instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            String reason = cause instanceof EipExhaustedException ? ConditionReasons.ADDRESS_UNAVAILABLE : ConditionReasons.ADDRESS_FAILED;
             String pool = placement.pool().map(p -> "EipPool " + p + " (" + placement.addresses().orElseThrow() + "): ").orElse("");
-            return verdict(service, List.of(), LoadBalancerCondition.failed(reason, pool + cause.getMessage()), List.of());
+            return refuse(service, intent, placement.pool(), LoadBalancerCondition.failed(reason, pool + cause.getMessage()));
         }
         ServiceSpecs.Translation translation;
         try {
-            translation = ServiceSpecs.translate(service, context.getSecondaryResources(EndpointSlice.class), addresses, attachment,
-                    healthCheck);
+            translation = ServiceSpecs.translate(service, context.getSecondaryResources(EndpointSlice.class), addresses, granted.attachment(),
+                    intent.healthCheck());
         } catch (IllegalArgumentException e) {
-            // Refused before the engine is asked: the load balancer stays as it was, whole.
-            return verdict(service, addresses, SourceRanges.refusal(service, e, SpecStatus.State.INVALID.name()), List.of());
+            // Refused before the engine is asked: the load balancer stays as it was, whole; an
+            // address claimed for a Service never served goes.
+            return refuse(service, intent, placement.pool(), SourceRanges.refusal(service, e, SpecStatus.State.INVALID.name()));
         }
+        waiting.remove(name);
         List<String> notes = new ArrayList<>(translation.notes());
         families.note().ifPresent(notes::add);
         notes.addAll(placement.notes());
-        Adoption adopting = adoption.map(a -> a.claimingAs(claimOwner)).orElse(null);
+        Adoption adopting = intent.adoption().map(a -> a.claimingAs(claimOwner)).orElse(null);
         return verdict(service, addresses, LoadBalancerCondition.of(declare(translation.spec(), adopting)).withNotes(notes),
                 translation.clamped());
     }
 
     /**
-     * For a Service with a sharing key: refuses it (the reason in words) when an older sharer
-     * holds one of its ports, or when it asks for an address other than the group's; else hands
+     * A Service refused before the engine is asked: nothing is written for it, it lets go of every
+     * address it claims that no load balancer VIP uses (a working Service's address stays with its
+     * load balancer), and it is recorded as waiting (for its pool, if it has one), so that an
+     * address or pool becoming available reconciles it at once.
+     */
+    private UpdateControl<Service> refuse(Service service, ServiceIntent intent, Optional<String> pool, LoadBalancerCondition condition) {
+        String name = intent.specName();
+        try {
+            if (eips.releaseUnused(name)) {
+                wakeWaiting();
+            }
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            LOG.warn("Service {}: unused address claims not released yet: {}", name, e.toString());
+        }
+        waiting.put(name, pool.orElse(""));
+        return verdict(service, List.of(), condition, List.of());
+    }
+
+    /** Reconciles every Service waiting for an address or a pool: one was released or appeared. */
+    private void wakeWaiting() {
+        waiting.keySet().forEach(engineEvents::reconcile);
+    }
+
+    /**
+     * Why a Service with a sharing key may not have its ports on the group's address now.
+     *
+     * @param why in words, naming the port or address and the holder
+     * @param keepsWorkingAddress true when the Service is served on an address of its own, which it keeps while it waits
+     */
+    private record Sharing(String why, boolean keepsWorkingAddress) {
+    }
+
+    /**
+     * For a Service with a sharing key: refuses it when a sharer holding one of its ports keeps it
+     * (the holder is the one whose load balancer exists; between two newcomers the older one), when
+     * it is served on an address of its own other than the group's (joining never moves a working
+     * address: the Service waits), or when it asks for an address other than the group's; else hands
      * its own addresses to the group if the group has none yet, so that joining moves nothing.
      */
-    private Optional<String> share(Service service, Context<Service> context, ServiceEips eips, String claimOwner) throws Exception {
-        Optional<String> key = ServiceAnnotations.shareKey(service);
-        if (key.isEmpty()) {
+    private Optional<Sharing> share(Service service, ServiceIntent intent, Context<Service> context, ServiceEips eips) throws Exception {
+        if (intent.shareKey().isEmpty()) {
             return Optional.empty();
         }
-        String ns = service.getMetadata().getNamespace();
-        List<Service> sharers = AddressSharing.sharers(context.getPrimaryCache().list(ns).toList(), ns, key.get(), this::serves);
-        Optional<String> collision = AddressSharing.collision(service, sharers);
+        String key = intent.shareKey().get();
+        String ns = intent.namespace();
+        List<Service> sharers = AddressSharing.sharers(context.getPrimaryCache().list(ns).toList(), ns, key, this::serves);
+        Map<String, SpecStatus> declared = engine.status(settings.owner());
+        Optional<String> collision = AddressSharing.collision(service, sharers, s -> declared.containsKey(ServiceSpecs.specName(s)));
         if (collision.isPresent()) {
-            return collision;
+            return Optional.of(new Sharing(collision.get(), false));
         }
-        eips.handOver(ServiceSpecs.specName(service), claimOwner);
-        List<InetAddress> held = eips.claimsOf(claimOwner);
-        for (InetAddress ip : ServiceAnnotations.requestedIps(service)) {
-            Optional<InetAddress> other = held.stream().filter(h -> IpFamily.of(h) == IpFamily.of(ip) && !h.equals(ip)).findFirst();
+        String claimOwner = intent.claimOwner();
+        eips.handOver(intent.specName(), claimOwner);
+        List<InetAddress> group = eips.claimsOf(claimOwner);
+        List<InetAddress> own = eips.claimsOf(intent.specName());
+        if (!own.isEmpty() && declared.containsKey(intent.specName())) {
+            Optional<InetAddress> moved = own.stream().filter(ip -> group.stream().anyMatch(g -> IpFamily.of(g) == IpFamily.of(ip)
+                    && !g.equals(ip))).findFirst();
+            if (moved.isPresent()) {
+                InetAddress to = group.stream().filter(g -> IpFamily.of(g) == IpFamily.of(moved.get())).findFirst().orElseThrow();
+                return Optional.of(new Sharing("joining the Services sharing " + ServiceAnnotations.SHARED_IP + " key " + key + " (on "
+                        + IpAddresses.format(to) + ") would move its working address " + IpAddresses.format(moved.get())
+                        + "; it keeps it and waits: remove the key, or re-create the Service to join", true));
+            }
+        }
+        for (InetAddress ip : intent.requestedIps()) {
+            Optional<InetAddress> other = group.stream().filter(h -> IpFamily.of(h) == IpFamily.of(ip) && !h.equals(ip)).findFirst();
             if (other.isPresent()) {
-                return Optional.of("the Services sharing " + ServiceAnnotations.SHARED_IP + " key " + key.get() + " hold "
-                        + IpAddresses.format(other.get()) + "; request that address or none");
+                return Optional.of(new Sharing("the Services sharing " + ServiceAnnotations.SHARED_IP + " key " + key + " hold "
+                        + IpAddresses.format(other.get()) + "; request that address or none", false));
             }
         }
         return Optional.empty();
@@ -336,7 +388,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private Optional<String> olderContender(Service service, String claimOwner, InetAddress ip, Context<Service> context) {
         return context.getPrimaryCache().list(s -> s.getMetadata().getDeletionTimestamp() == null && serves(s)
                         && AddressSharing.AGE.compare(s, service) < 0 && !AddressSharing.claimOwner(s).equals(claimOwner)
-                        && ServiceAnnotations.requestedIps(s).contains(ip))
+                        && ServiceIntent.of(s).requestedIps().contains(ip))
                 .min(AddressSharing.AGE).map(ServiceSpecs::specName);
     }
 
@@ -346,8 +398,9 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
      * an older sharer took the port) is removed so that the older one's VIP can be applied, and
      * its ingress cleared.
      */
-    private UpdateControl<Service> refused(Service service, LoadBalancerCondition condition) {
-        String name = ServiceSpecs.specName(service);
+    private UpdateControl<Service> refused(Service service, ServiceIntent intent, LoadBalancerCondition condition) {
+        String name = intent.specName();
+        waiting.put(name, placements.containsKey(name) ? placements.get(name).pool().orElse("") : "");
         if (engine.status(settings.owner()).containsKey(name)) {
             try {
                 engine.remove(settings.owner(), name).get(waitBound().toMillis(), TimeUnit.MILLISECONDS);
@@ -357,6 +410,14 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
                 }
                 LOG.warn("Service {}: load balancer not removed yet: {}", name, e.toString());
             }
+        }
+        try {
+            eips.releaseUnused(name);
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            LOG.warn("Service {}: unused address claims not released yet: {}", name, e.toString());
         }
         return verdict(service, List.of(), condition, List.of(), true);
     }
@@ -422,7 +483,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             announced.put(ServiceSpecs.specName(service), condition);
             LOG.info("Service {}: {} {}", ServiceSpecs.specName(service), condition.reason(), condition.message());
             events.record(service, condition.warning(), condition.reason(), condition.message());
-            clamped.forEach(field -> events.record(service, true, "FieldClamped", field));
+            clamped.forEach(field -> events.record(service, true, ConditionReasons.FIELD_CLAMPED, field));
             metrics.condition(condition.reason());
         }
         if (backends != null && backends.transition(service, backendsReasons.put(ServiceSpecs.specName(service), backends.reason()))) {
@@ -465,7 +526,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             s.getMetadata().getFinalizers().remove(ControllerSettings.FINALIZER);
             return s;
         });
-        events.record(service, false, "Withdrawn", "no longer a Service of type LoadBalancer of this controller: load balancer removed");
+        events.record(service, false, ConditionReasons.WITHDRAWN, "no longer a Service of type LoadBalancer of this controller: load balancer removed");
         return UpdateControl.noUpdate();
     }
 
@@ -498,6 +559,8 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
                 }
             }
             placements.remove(name);
+            waiting.remove(name);
+            wakeWaiting();
             placed.run();
             engineEvents.forget(name);
             backendsReasons.remove(name);
@@ -513,20 +576,6 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             events.record(service, true, SpecStatus.State.FAILED.name(), "load balancer not removed yet: " + cause.getMessage());
             return Optional.of(SpecStatus.State.FAILED.name());
         }
-    }
-
-    /** A requested address a pool does not hold and the Service does not hold already. */
-    private static Optional<String> outsidePool(EipPools.Placement placement, List<InetAddress> requested, List<InetAddress> held) {
-        if (placement.addresses().isEmpty()) {
-            return Optional.empty();
-        }
-        for (InetAddress ip : requested) {
-            if (!held.contains(ip) && !placement.addresses().get().contains(ip)) {
-                return Optional.of("requested address " + IpAddresses.format(ip) + " is not in the addresses of EipPool "
-                        + placement.pool().orElseThrow() + " (" + placement.addresses().get() + ")");
-            }
-        }
-        return Optional.empty();
     }
 
     /** A little longer than the engine's own bound, so that its SpecTimeoutException arrives first. */

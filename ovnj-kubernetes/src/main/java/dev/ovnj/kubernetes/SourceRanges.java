@@ -17,7 +17,7 @@ final class SourceRanges {
     /** The annotation that preceded the field; kube-proxy still honours it when the field is empty. */
     static final String ANNOTATION = "service.beta.kubernetes.io/load-balancer-source-ranges";
     /** The condition's reason when the ranges cannot be enforced. */
-    static final String UNSUPPORTED = "SourceRangesUnsupported";
+    static final String UNSUPPORTED = ConditionReasons.SOURCE_RANGES_UNSUPPORTED;
     private static final String FIELD = "spec.loadBalancerSourceRanges";
     private static final String ENGINE_FIELD = "sourceRanges";
 

@@ -30,10 +30,26 @@ class AddressSharingTest {
         List<Service> sharers = AddressSharing.sharers(List.of(young, udp, old), "shop", "k", s -> true);
 
         assertThat(sharers).containsExactly(old, udp, young);
-        assertThat(AddressSharing.collision(young, sharers)).contains(
-                "port TCP/53 is held by shop/z-old, an older Service with the same ovnj.dev/allow-shared-ip key");
-        assertThat(AddressSharing.collision(old, sharers)).isEmpty();
-        assertThat(AddressSharing.collision(udp, sharers)).isEmpty();
+        assertThat(AddressSharing.collision(young, sharers, s -> false)).contains(
+                "port TCP/53 is held by shop/z-old, an older Service waiting for it with the same ovnj.dev/allow-shared-ip key");
+        assertThat(AddressSharing.collision(old, sharers, s -> false)).isEmpty();
+        assertThat(AddressSharing.collision(udp, sharers, s -> false)).isEmpty();
+    }
+
+    /** shop/dns-tcp lost 172.30.0.4:53 to a Service created in the same second when its slice changed: the holder keeps it. */
+    @Test
+    void aSameSecondCollisionKeepsTheHolderWhateverTheNames() {
+        Service holder = svc("z-holder", "2026-01-01T00:00:00Z", "k", "TCP", 53);
+        Service dup = svc("a-dup", "2026-01-01T00:00:00Z", "k", "TCP", 53);
+        List<Service> sharers = AddressSharing.sharers(List.of(holder, dup), "shop", "k", s -> true);
+        java.util.function.Predicate<Service> holds = s -> s == holder;
+        assertThat(AddressSharing.collision(holder, sharers, holds)).isEmpty();
+        assertThat(AddressSharing.collision(dup, sharers, holds)).contains(
+                "port TCP/53 is held by shop/z-holder, which serves it with the same ovnj.dev/allow-shared-ip key");
+        // An older newcomer waits too: holding, not age, decides.
+        Service older = svc("older", "2025-01-01T00:00:00Z", "k", "TCP", 53);
+        assertThat(AddressSharing.collision(older, List.of(older, holder), holds)).isPresent();
+        assertThat(AddressSharing.collision(holder, List.of(older, holder), holds)).isEmpty();
     }
 
     @Test
@@ -42,8 +58,8 @@ class AddressSharingTest {
         Service a = svc("a", "2026-01-01T00:00:00Z", "k", "TCP", 80);
         Service unstamped = svc("0", null, "k", "TCP", 80);
         assertThat(List.of(b, unstamped, a).stream().sorted(AddressSharing.AGE).toList()).containsExactly(a, b, unstamped);
-        assertThat(AddressSharing.collision(b, List.of(a, b))).isPresent();
-        assertThat(AddressSharing.collision(a, List.of(a, b))).isEmpty();
+        assertThat(AddressSharing.collision(b, List.of(a, b), s -> false)).isPresent();
+        assertThat(AddressSharing.collision(a, List.of(a, b), s -> false)).isEmpty();
     }
 
     @Test

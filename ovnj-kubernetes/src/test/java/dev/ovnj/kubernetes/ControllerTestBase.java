@@ -108,6 +108,23 @@ abstract class ControllerTestBase {
         }
     }
 
+    /** Creates the EipPool CRD of deploy/ in the mock API server. */
+    void installPoolCrd() {
+        try (java.io.InputStream crd = java.nio.file.Files.newInputStream(java.nio.file.Path.of("../deploy/eippool-crd.yaml"))) {
+            kube.load(crd).create();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** An EipPool object (not created). */
+    static EipPool pool(String name, EipPool.Spec spec) {
+        EipPool p = new EipPool();
+        p.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).build());
+        p.setSpec(spec);
+        return p;
+    }
+
     Service service(String name) {
         return kube.services().inNamespace(NAMESPACE).withName(name).get();
     }

@@ -75,8 +75,8 @@ class EipPoolControllerIT {
         createPool(pool("project-b", "r-b", "s-b", List.of("172.31.0.128/28"), List.of("project-b"), null));
 
         startController();
-        awaitPoolCondition("project-a", EipPoolStatusWriter.INVALID, "False", "");
-        awaitPoolCondition("project-b", EipPoolStatusWriter.INVALID, "False", "");
+        awaitPoolCondition("project-a", EipPoolStatusWriter.READY, "True", "");
+        awaitPoolCondition("project-b", EipPoolStatusWriter.READY, "True", "");
 
         poller = new Thread(EipPoolControllerIT::poll, "ingress-poller");
         poller.setDaemon(true);
@@ -145,8 +145,8 @@ class EipPoolControllerIT {
     void anAnnotationPicksAPoolInItsNamespacesAndAPoolThatDoesNotAutoAssignIsOnlyHadByName() {
         createPool(pool("g", "r-a", "s-a", List.of("172.30.0.120-172.30.0.121"), List.of("project-g"), null));
         createPool(pool("g-public", "r-a", "s-a", List.of("172.30.0.200-172.30.0.201"), List.of("project-g"), false));
-        awaitPoolCondition("g", EipPoolStatusWriter.INVALID, "False", "");
-        awaitPoolCondition("g-public", EipPoolStatusWriter.INVALID, "False", "");
+        awaitPoolCondition("g", EipPoolStatusWriter.READY, "True", "");
+        awaitPoolCondition("g-public", EipPoolStatusWriter.READY, "True", "");
 
         create("project-g", "plain", s -> s);
         awaitIngress("project-g", "plain", "172.30.0.120");
@@ -155,7 +155,7 @@ class EipPoolControllerIT {
         assertThat(nbctl.run("lr-lb-list", "r-a")).contains("172.30.0.120:80", "172.30.0.200:80");
 
         create("project-b", "sneaky", s -> annotate(s, EipPools.ANNOTATION, "g-public"));
-        awaitCondition("project-b", "sneaky", "PoolNotAllowed", "EipPool g-public serves the namespaces [project-g] only, not project-b");
+        awaitCondition("project-b", "sneaky", "PlacementNotAllowed", "EipPool g-public serves the namespaces [project-g] only, not project-b");
         create("project-b", "typo", s -> annotate(s, EipPools.ANNOTATION, "nope"));
         awaitCondition("project-b", "typo", "PoolNotFound", "no EipPool named nope");
         create("project-g", "asks", s -> {
@@ -176,13 +176,13 @@ class EipPoolControllerIT {
     @Test
     void aPoolOutsideItsPortsNetworksOrOverlappingAnOlderPoolIsInvalidAndGivesOutNothing() {
         createPool(pool("elsewhere", "r-b", null, List.of("10.9.0.1-10.9.0.5"), List.of("project-c"), null));
-        awaitPoolCondition("elsewhere", EipPoolStatusWriter.INVALID, "True",
+        awaitPoolCondition("elsewhere", EipPoolStatusWriter.READY, "False",
                 "10.9.0.1-10.9.0.5 is outside 172.31.0.0/24, the network of Logical_Router_Port r-b-ext");
         createPool(pool("greedy", "r-a", null, List.of("172.30.0.101-172.30.0.110"), List.of("project-d"), null));
-        awaitPoolCondition("greedy", EipPoolStatusWriter.INVALID, "True",
+        awaitPoolCondition("greedy", EipPoolStatusWriter.READY, "False",
                 "172.30.0.101-172.30.0.110 overlaps the addresses of EipPool project-a (172.30.0.100-172.30.0.102), which is older");
-        assertThat(status("project-a").orElseThrow().conditions()).anyMatch(c -> c.getType().equals(EipPoolStatusWriter.INVALID)
-                && c.getStatus().equals("False"));
+        assertThat(status("project-a").orElseThrow().conditions()).anyMatch(c -> c.getType().equals(EipPoolStatusWriter.READY)
+                && c.getStatus().equals("True"));
         assertThat(status("greedy").orElseThrow().free()).isZero();
 
         create("project-c", "x", s -> s);
@@ -196,7 +196,7 @@ class EipPoolControllerIT {
 
         // Mended, the pool gives out its first address to the Service waiting for it.
         editPool("elsewhere", p -> p.getSpec().addresses().set(0, "172.31.0.40-172.31.0.41"));
-        awaitPoolCondition("elsewhere", EipPoolStatusWriter.INVALID, "False", "");
+        awaitPoolCondition("elsewhere", EipPoolStatusWriter.READY, "True", "");
         awaitIngress("project-c", "x", "172.31.0.40");
         assertThat(nbctl.run("lr-lb-list", "r-b")).contains("172.31.0.40:80");
 
@@ -211,7 +211,7 @@ class EipPoolControllerIT {
     @Test
     void anExhaustedPoolIsAddressUnavailableUntilAnAddressIsFreed() {
         createPool(pool("tiny", "r-b", null, List.of("172.31.0.10-172.31.0.11"), List.of("project-e"), null));
-        awaitPoolCondition("tiny", EipPoolStatusWriter.INVALID, "False", "");
+        awaitPoolCondition("tiny", EipPoolStatusWriter.READY, "True", "");
         create("project-e", "e1", s -> s);
         awaitIngress("project-e", "e1", "172.31.0.10");
         create("project-e", "e2", s -> s);
@@ -231,7 +231,7 @@ class EipPoolControllerIT {
     @Test
     void editingOrDeletingAPoolMovesNoAddressAndSaysSo() {
         createPool(pool("movable", "r-b", "s-b", List.of("172.31.0.20-172.31.0.23"), List.of("project-f"), null));
-        awaitPoolCondition("movable", EipPoolStatusWriter.INVALID, "False", "");
+        awaitPoolCondition("movable", EipPoolStatusWriter.READY, "True", "");
         create("project-f", "f1", s -> s);
         awaitIngress("project-f", "f1", "172.31.0.20");
         create("project-f", "f2", s -> s);
@@ -263,7 +263,7 @@ class EipPoolControllerIT {
     @Test
     void aRestartedControllerKeepsEveryPoolsServicesWhereTheyAre() {
         createPool(pool("h", "r-b", "s-b", List.of("172.31.0.60-172.31.0.61"), List.of("project-h"), null));
-        awaitPoolCondition("h", EipPoolStatusWriter.INVALID, "False", "");
+        awaitPoolCondition("h", EipPoolStatusWriter.READY, "True", "");
         create("project-h", "h1", s -> s);
         awaitIngress("project-h", "h1", "172.31.0.60");
         // Shrunk under h1: after the restart it must still keep .60, and h2 must not get it.

@@ -53,7 +53,8 @@ class ServiceLoadBalancerControllerIT extends ControllerTestBase {
             s.getSpec().setType("LoadBalancer");
             return s;
         });
-        awaitVips("shop/web-tcp", "{\"" + FIRST_EIP + ":80\"=\"10.1.0.12:8080\"}");
+        // A released address is given out again last: another free one comes first.
+        awaitVips("shop/web-tcp", "{\"" + SECOND_EIP + ":80\"=\"10.1.0.12:8080\"}");
 
         // Deleting the Service removes the rows and the claim before the finalizer goes.
         kube.resource(service("web")).delete();
@@ -98,12 +99,25 @@ class ServiceLoadBalancerControllerIT extends ControllerTestBase {
         assertThat(nbctl.run("get", "Load_Balancer", "foreign", "vips")).contains("10.9.9.9:80");
     }
 
+    /**
+     * A tenant naming a router is refused until an administrator grants it (an EipPool's
+     * {@code allowedAttachments}); granted, a router that does not exist yet is WAITING.
+     */
     @Test
-    void anAnnotatedRouterThatDoesNotExistYetIsWaitingAndABadAnnotationIsNamed() {
+    void anUngrantedRouterIsRefusedAndAGrantedOneThatDoesNotExistYetIsWaitingAndABadAnnotationIsNamed() {
+        installPoolCrd();
         controller(settings(), b -> b);
         Service edge = loadBalancer("edge");
         edge.getMetadata().setAnnotations(java.util.Map.of(ServiceAnnotations.ROUTER, "edge-gw"));
         kube.resource(edge).create();
+        Await.until(WAIT, "PlacementNotAllowed naming the annotation, with a Warning Event", () -> condition("edge")
+                .map(c -> c.getReason().equals("PlacementNotAllowed") && c.getMessage().startsWith("ovnj.dev/router: router edge-gw"))
+                .orElse(false) && events("edge").stream().anyMatch(e -> e.getType().equals("Warning")
+                && e.getReason().equals("PlacementNotAllowed") && e.getMessage().contains("ovnj.dev/router")));
+        assertThat(lbNames()).isEmpty();
+        assertThat(claims()).isEqualTo("{}");
+        kube.resource(pool("shop", new EipPool.Spec(ROUTER, EXTERNAL_PORT, SWITCH, null, null, List.of(NAMESPACE), null, null, null, null,
+                new EipPool.Attachments(List.of("edge-gw"), null, null)))).create();
         Await.until(WAIT, "WAITING condition and Warning Event", () -> condition("edge")
                 .map(c -> c.getStatus().equals("False") && c.getReason().equals("WAITING") && c.getMessage().contains("edge-gw"))
                 .orElse(false)

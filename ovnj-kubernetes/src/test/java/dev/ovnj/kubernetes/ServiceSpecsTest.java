@@ -206,16 +206,17 @@ class ServiceSpecsTest {
 
     @Test
     void annotationsOverrideTheAttachmentAndAskForAHealthCheck() {
-        ControllerSettings settings = ControllerSettings.of("gw", "gw-ext").withSwitch("pods");
         Service svc = service(Map.of(ServiceAnnotations.ROUTER, "edge", ServiceAnnotations.SWITCH, "none",
                 ServiceAnnotations.GROUP, "shared", ServiceAnnotations.HEALTH_CHECK, "interval=7,failure=2",
                 ServiceAnnotations.ADDRESSES, "168.119.17.50, fd00:10::5"));
-        assertThat(ServiceAnnotations.attachment(svc, settings))
-                .isEqualTo(new ServiceAnnotations.Attachment("edge", Optional.empty(), Optional.of("shared")));
+        ServiceIntent intent = ServiceIntent.of(svc);
+        assertThat(intent.router()).contains("edge");
+        assertThat(intent.logicalSwitch()).contains("none");
+        assertThat(intent.group()).contains("shared");
         assertThat(ServiceAnnotations.healthCheck(svc)).contains(HealthCheck.DEFAULTS.withInterval(7).withCounts(3, 2));
         assertThat(ServiceAnnotations.requestedAddresses(svc)).containsExactly("168.119.17.50", "fd00:10::5");
-        assertThat(ServiceAnnotations.attachment(service(Map.of()), settings))
-                .isEqualTo(new ServiceAnnotations.Attachment("gw", Optional.of("pods"), Optional.empty()));
+        assertThat(ServiceIntent.of(service(Map.of())).namesPlacement()).isFalse();
+        assertThat(intent.namesPlacement()).isTrue();
     }
 
     @Test
