@@ -182,13 +182,20 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     @Override
     public UpdateControl<Service> reconcile(Service service, Context<Service> context) throws Exception {
         long start = System.nanoTime();
+        String reason = null;
         try {
             if (!serves(service)) {
-                return stopServing(service, context);
+                UpdateControl<Service> control = stopServing(service, context);
+                reason = "";
+                return control;
             }
-            return serve(service, context);
+            UpdateControl<Service> control = serve(service, context);
+            // The condition as this reconciliation leaves it: the patched status, or the one the Service has.
+            reason = LoadBalancerCondition.current(control.getResource().orElse(service)).map(c -> c.getReason())
+                    .orElse(SpecStatus.State.PENDING.name());
+            return control;
         } finally {
-            metrics.reconciled(System.nanoTime() - start);
+            metrics.reconciled(System.nanoTime() - start, reason);
             placed.run();
         }
     }
