@@ -283,6 +283,37 @@ class DeployManifestsTest {
                 .anySatisfy(a -> assertThat(a).endsWith("TCP/6443"));
     }
 
+    /**
+     * The metrics Service selects the controller's pods and their metrics port; the optional
+     * monitoring directory's ServiceMonitor selects that Service and port, and its PrometheusRule
+     * holds the four alerts (their expressions: ControllerMetricsIT, through promtool).
+     */
+    @Test
+    void aMetricsServiceAndAnOptionalServiceMonitorAndAlertsScrapeBothReplicas() throws Exception {
+        Deployment d = one(load("deployment.yaml"), Deployment.class);
+        io.fabric8.kubernetes.api.model.Service metrics = one(load("metrics-service.yaml"), io.fabric8.kubernetes.api.model.Service.class);
+        assertThat(d.getSpec().getTemplate().getMetadata().getLabels()).containsAllEntriesOf(metrics.getSpec().getSelector());
+        assertThat(metrics.getSpec().getPorts()).singleElement().satisfies(p -> {
+            assertThat(p.getName()).isEqualTo("metrics");
+            assertThat(p.getTargetPort().getStrVal()).isEqualTo("metrics");
+        });
+        assertThat(kustomizationResources()).contains("metrics-service.yaml").doesNotContain("monitoring/servicemonitor.yaml");
+        Path monitoring = DEPLOY.resolve("monitoring");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> monitor = Serialization.unmarshal(Files.readString(monitoring.resolve("servicemonitor.yaml")), Map.class);
+        assertThat(monitor.get("kind")).isEqualTo("ServiceMonitor");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> spec = (Map<String, Object>) monitor.get("spec");
+        @SuppressWarnings("unchecked")
+        Map<String, String> selects = (Map<String, String>) ((Map<String, Object>) spec.get("selector")).get("matchLabels");
+        assertThat(metrics.getMetadata().getLabels()).containsAllEntriesOf(selects);
+        assertThat((List<?>) spec.get("endpoints")).singleElement().satisfies(e -> assertThat(((Map<?, ?>) e).get("port")).isEqualTo("metrics"));
+        String rules = Files.readString(monitoring.resolve("prometheusrule.yaml"));
+        assertThat(rules).contains("kind: PrometheusRule").contains("alert: OvnjEipPoolNearlyExhausted").contains("alert: OvnjServicesNotReady")
+                .contains("alert: OvnjNoLeader").contains("alert: OvnjBackendsUnhealthy");
+        assertThat(Files.readString(monitoring.resolve("kustomization.yaml"))).contains("- servicemonitor.yaml").contains("- prometheusrule.yaml");
+    }
+
     /** The image is kustomize's "images" field, which a release sets to a digest; the Deployment names only the image. */
     @Test
     void theImageIsAKustomizeImageFieldThatAReleasePinsByDigest() throws Exception {
