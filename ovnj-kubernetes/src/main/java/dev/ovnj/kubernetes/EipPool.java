@@ -63,13 +63,15 @@ public final class EipPool extends CustomResource<EipPool.Spec, EipPool.Status> 
      * @param serviceSelector only Services whose labels match get the pool without naming it; absent: every Service
      * @param allowedAttachments the routers, switches and groups the pool's Services may name with
      *     {@code ovnj.dev/router}, {@code switch} and {@code group}; absent: none but the pool's own
+     * @param namespaceSelector namespaces whose labels match may use the pool too (as MetalLB's
+     *     {@code serviceAllocation.namespaceSelectors}); with {@code namespaces}, either admits a namespace
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Spec(String router, String externalPort,
                        @JsonProperty("switch") String logicalSwitch, String group,
                        List<String> addresses, List<String> namespaces, Boolean autoAssign,
                        List<String> excludeAddresses, Integer priority, LabelSelector serviceSelector,
-                       Attachments allowedAttachments) {
+                       Attachments allowedAttachments, LabelSelector namespaceSelector) {
         /**
          * A pool without exclusions, priority, selector or granted attachments.
          *
@@ -83,7 +85,7 @@ public final class EipPool extends CustomResource<EipPool.Spec, EipPool.Status> 
          */
         public Spec(String router, String externalPort, String logicalSwitch, String group, List<String> addresses,
                     List<String> namespaces, Boolean autoAssign) {
-            this(router, externalPort, logicalSwitch, group, addresses, namespaces, autoAssign, null, null, null, null);
+            this(router, externalPort, logicalSwitch, group, addresses, namespaces, autoAssign, null, null, null, null, null);
         }
 
         /**

@@ -1,6 +1,5 @@
 package dev.ovnj.kubernetes;
 
-import dev.ovnj.nb.ip.IpAddresses;
 import dev.ovnj.nb.ip.IpRange;
 import dev.ovnj.nb.model.LogicalRouter;
 import dev.ovnj.nb.model.LogicalRouterPort;
@@ -156,7 +155,7 @@ final class EipPools {
                 try {
                     PoolAddresses.parse(excluded);
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("spec.excludeAddresses: \"" + excluded + "\" is not a range a-b, a CIDR or an address", e);
+                    throw new IllegalArgumentException("spec.excludeAddresses: " + e.getMessage(), e);
                 }
             }
         } catch (IllegalArgumentException e) {
@@ -192,6 +191,11 @@ final class EipPools {
                         Optional.empty(), Optional.empty(), port));
     }
 
+    /** Every router's port networks, read now. */
+    dev.ovnj.nb.eip.RouterNetworks routerNetworks() {
+        return dev.ovnj.nb.eip.RouterNetworks.read(nb.cache());
+    }
+
     /** The networks of a router port as written, empty when there is no such port. */
     List<String> networksOf(String port) {
         return Optional.ofNullable(ports(Set.of(port)).get(port)).map(PortInfo::networks).orElse(List.of());
@@ -217,7 +221,7 @@ final class EipPools {
 
     /** A pool changed: the Services it may concern, which is every one it could be chosen for or hold. */
     static boolean concerns(EipPool pool, Service service) {
-        if (pool.getSpec() == null) {
+        if (pool.getSpec() == null || pool.getSpec().namespaceSelector() != null) {
             return true;
         }
         return pool.getSpec().namespacesOrAll().isEmpty() || pool.getSpec().namespacesOrAll().contains(service.getMetadata().getNamespace())

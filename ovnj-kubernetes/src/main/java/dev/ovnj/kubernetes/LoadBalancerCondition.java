@@ -16,8 +16,7 @@ import java.util.stream.Collectors;
  * The condition the controller keeps on each Service it serves, type {@value #TYPE}: status
  * {@code True} when the engine says APPLIED, else {@code False}; the reason is the engine's state
  * (APPLIED, WAITING, INVALID, CONFLICT, FAILED, PENDING, or any state a later engine adds, such as
- * HELD) or one of the controller's own ({@code AddressUnavailable}, {@code AddressConflict}, {@code AddressOutsideNetwork},
- * {@code InvalidAnnotation}); the message is the engine's reason in words, the backends' health
+ * HELD) or one of the controller's own ({@link ConditionReasons#CONTROLLER}, set before the engine is asked); the message is the engine's reason in words, the backends' health
  * when the Service has a health check, and the notes of {@link #withNotes}.
  *
  * @param status {@code True} or {@code False}

@@ -40,7 +40,12 @@ record PoolAddresses(List<IpRange> ranges) {
             allocated.forEach(n -> out.add(n.hosts()));
         }
         for (String entry : entries) {
-            IpRange range = parse(entry);
+            IpRange range;
+            try {
+                range = parse(entry);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("spec.addresses: " + e.getMessage(), e);
+            }
             IpNetwork network = allocated.stream().filter(n -> n.family() == IpFamily.of(range.first())).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("spec.addresses: " + entry + " is outside the networks "
                             + networks + " of Logical_Router_Port " + port));
@@ -97,7 +102,7 @@ record PoolAddresses(List<IpRange> ranges) {
             }
             return IpRange.parse(text);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("spec.addresses: \"" + entry + "\" is not a range a-b, a CIDR or an address ("
+            throw new IllegalArgumentException("\"" + entry + "\" is not a range a-b, a CIDR or an address ("
                     + e.getMessage() + ")", e);
         }
     }

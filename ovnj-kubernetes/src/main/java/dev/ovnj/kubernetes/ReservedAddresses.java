@@ -142,16 +142,6 @@ record ReservedAddresses(Map<InetAddress, String> singles, List<Excluded> ranges
         return out;
     }
 
-    /**
-     * How many of a pool's addresses are reserved.
-     *
-     * @param pool the pool's addresses
-     * @return the count, each address once
-     */
-    long countIn(PoolAddresses pool) {
-        return pool.countReserved(this);
-    }
-
     private static Optional<InetAddress> parse(String literal) {
         try {
             return Optional.of(IpAddresses.parse(literal.trim()));

@@ -131,14 +131,14 @@ final class ServiceEips {
             // claimed for the others in this call (those it held before stay, with its load balancer).
             for (InetAddress fresh : out) {
                 if (!held.contains(fresh) && !othersClaims.contains(fresh)) {
-                    release(fresh);
+                    release(fresh, false);
                 }
             }
             throw e;
         }
         for (InetAddress old : held) {
             if (!out.contains(old)) {
-                release(old);
+                release(old, true);
             }
         }
         return List.copyOf(out);
@@ -180,10 +180,15 @@ final class ServiceEips {
         }
     }
 
-    /** Releases one address and remembers when. */
-    private boolean release(InetAddress ip) throws Exception {
+    /**
+     * Releases one address; one that may have been served is remembered as released (given out
+     * again last), one never served (no VIP used it) is not: nobody's cache or connection knows it.
+     */
+    private boolean release(InetAddress ip, boolean mayHaveBeenServed) throws Exception {
         boolean removed = allocator.release(IpAddresses.format(ip)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        released.released(ip);
+        if (mayHaveBeenServed) {
+            released.released(ip);
+        }
         return removed;
     }
 
@@ -203,7 +208,7 @@ final class ServiceEips {
         boolean any = false;
         for (InetAddress ip : claimsOf(owner)) {
             if (view.realization(ip).vips().isEmpty()) {
-                any |= release(ip);
+                any |= release(ip, false);
             }
         }
         return any;
@@ -212,7 +217,7 @@ final class ServiceEips {
     /** Releases every address the Service claims. */
     void releaseAll(String owner) throws Exception {
         for (InetAddress ip : claimsOf(owner)) {
-            release(ip);
+            release(ip, true);
         }
     }
 

@@ -6,7 +6,6 @@ import dev.ovnj.lb.InvalidSpecException;
 import dev.ovnj.lb.LoadBalancerEngine;
 import dev.ovnj.lb.SpecFailedException;
 import dev.ovnj.lb.SpecStatus;
-import dev.ovnj.lb.spec.HealthCheck;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.nb.eip.EipExhaustedException;
 import dev.ovnj.nb.ip.IpAddresses;
@@ -67,6 +66,11 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private final EipPools pools;
     /** Spec name to the pool a refused Service waits for ("" for none); read by {@link EipPoolStatusWriter}, woken on a release. */
     private final Map<String, String> waiting = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The waiting Services an address released may serve (refused for want of an address, or a conflict on one). */
+    private final Set<String> wakeOnRelease = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Documentation addresses (RFC 5737, RFC 3849) a spec is checked on before its real addresses are claimed. */
+    private static final InetAddress PLACEHOLDER_V4 = IpAddresses.parse("192.0.2.1");
+    private static final InetAddress PLACEHOLDER_V6 = IpAddresses.parse("2001:db8::1");
     private final Tenancy tenancy;
     /** Spec name to where the Service was placed last; read by {@link EipPoolStatusWriter}, entries go when the spec does. */
     private final Map<String, EipPools.Placement> placements = new java.util.concurrent.ConcurrentHashMap<>();
@@ -149,6 +153,14 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         return java.util.Collections.unmodifiableMap(waiting);
     }
 
+    /**
+     * The condition this process last announced for each Service, by spec name (a Service's reason
+     * is one of {@link ConditionReasons#ALL}): what a gauge of Services by reason reads.
+     */
+    Map<String, LoadBalancerCondition> conditions() {
+        return java.util.Collections.unmodifiableMap(announced);
+    }
+
     /** Where each Service was placed by its last reconciliation, by spec name. */
     Map<String, EipPools.Placement> placements() {
         return placements;
@@ -229,7 +241,8 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         Map<String, List<InetAddress>> held = eips.held(claimOwner);
         Map<String, EipPools.State> states = pools.states();
         Tenancy.Facts facts = new Tenancy.Facts(states, held, pools.reserved(),
-                settings.externalPort().map(pools::networksOf).orElse(List.of()), port -> pools.stayOn(name, port));
+                settings.externalPort().map(pools::networksOf).orElse(List.of()), port -> pools.stayOn(name, port),
+                namespace -> namespaceLabels(context, namespace));
         Tenancy.Decision decision = tenancy.decide(intent, facts);
         if (decision instanceof Tenancy.Refused refused) {
             placements.remove(name);
@@ -266,6 +279,16 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         } catch (IllegalArgumentException e) {
             return refuse(service, intent, placement.pool(), LoadBalancerCondition.failed(ConditionReasons.ADDRESS_UNAVAILABLE, e.getMessage()));
         }
+        List<EndpointSlice> slices = List.copyOf(context.getSecondaryResources(EndpointSlice.class));
+        try {
+            // The spec is checked before any address is claimed (on documentation addresses of the
+            // same families), so that a Service refused for its spec never holds a claim, not even
+            // for the moment between a claim and the translation.
+            ServiceSpecs.translate(service, slices, families.families().stream().map(f -> f == IpFamily.IPV4 ? PLACEHOLDER_V4
+                    : PLACEHOLDER_V6).toList(), granted.attachment(), intent.healthCheck());
+        } catch (IllegalArgumentException e) {
+            return refuse(service, intent, placement.pool(), SourceRanges.refusal(service, e, SpecStatus.State.INVALID.name()));
+        }
         List<InetAddress> addresses;
         try {
             Optional<Sharing> sharing = share(service, intent, context, portEips);
@@ -292,7 +315,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         }
         ServiceSpecs.Translation translation;
         try {
-            translation = ServiceSpecs.translate(service, context.getSecondaryResources(EndpointSlice.class), addresses, granted.attachment(),
+            translation = ServiceSpecs.translate(service, slices, addresses, granted.attachment(),
                     intent.healthCheck());
         } catch (IllegalArgumentException e) {
             // Refused before the engine is asked: the load balancer stays as it was, whole; an
@@ -300,12 +323,61 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             return refuse(service, intent, placement.pool(), SourceRanges.refusal(service, e, SpecStatus.State.INVALID.name()));
         }
         waiting.remove(name);
+        wakeOnRelease.remove(name);
         List<String> notes = new ArrayList<>(translation.notes());
         families.note().ifPresent(notes::add);
         notes.addAll(placement.notes());
+        backendsOutside(translation.spec(), granted.attachment().router()).ifPresent(notes::add);
         Adoption adopting = intent.adoption().map(a -> a.claimingAs(claimOwner)).orElse(null);
         return verdict(service, addresses, LoadBalancerCondition.of(declare(translation.spec(), adopting)).withNotes(notes),
                 translation.clamped());
+    }
+
+    /**
+     * The backends that lie outside every network of the router's ports, in words: OVN reaches them
+     * only through a route, and a backend of another project's network is not served silently.
+     * Empty when every backend is on the router's networks, or the router does not exist (WAITING says so).
+     */
+    private Optional<String> backendsOutside(LoadBalancerSpec spec, String router) {
+        dev.ovnj.nb.eip.RouterNetworks networks = pools.routerNetworks();
+        if (!networks.hasRouter(router)) {
+            return Optional.empty();
+        }
+        java.util.SortedSet<String> outside = new java.util.TreeSet<>();
+        for (dev.ovnj.lb.spec.VipSpec vip : spec.vips()) {
+            for (String backend : vip.backends()) {
+                try {
+                    InetAddress ip = dev.ovnj.nb.ip.VipAddress.parse(backend).ip();
+                    if (!networks.routes(router, ip)) {
+                        outside.add(IpAddresses.format(ip));
+                    }
+                } catch (IllegalArgumentException malformed) {
+                    // The engine names a malformed backend.
+                }
+            }
+        }
+        if (outside.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> shown = outside.stream().limit(5).toList();
+        return Optional.of("backends " + String.join(", ", shown) + (outside.size() > shown.size() ? " and " + (outside.size() - shown.size())
+                + " more" : "") + " lie outside every network of router " + router + "'s ports " + networks.networks(router)
+                + ": reached only through a route");
+    }
+
+    /**
+     * A namespace's labels, read from the API server when a pool's {@code namespaceSelector} asks
+     * (pools with one are rare); unreadable, none (the selector then admits it only if it matches
+     * no label), with a warning.
+     */
+    private static Map<String, String> namespaceLabels(Context<Service> context, String namespace) {
+        try {
+            io.fabric8.kubernetes.api.model.Namespace ns = context.getClient().namespaces().withName(namespace).get();
+            return ns == null || ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels();
+        } catch (KubernetesClientException e) {
+            LOG.warn("namespace {}: labels not read for an EipPool's namespaceSelector: {}", namespace, e.getMessage());
+            return Map.of();
+        }
     }
 
     /**
@@ -327,12 +399,17 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             LOG.warn("Service {}: unused address claims not released yet: {}", name, e.toString());
         }
         waiting.put(name, pool.orElse(""));
+        if (condition.reason().equals(ConditionReasons.ADDRESS_UNAVAILABLE) || condition.reason().equals(ConditionReasons.ADDRESS_CONFLICT)) {
+            wakeOnRelease.add(name);
+        } else {
+            wakeOnRelease.remove(name);
+        }
         return verdict(service, List.of(), condition, List.of());
     }
 
-    /** Reconciles every Service waiting for an address or a pool: one was released or appeared. */
+    /** Reconciles every Service waiting for an address: one was released. */
     private void wakeWaiting() {
-        waiting.keySet().forEach(engineEvents::reconcile);
+        wakeOnRelease.forEach(engineEvents::reconcile);
     }
 
     /**
@@ -357,26 +434,31 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         }
         String key = intent.shareKey().get();
         String ns = intent.namespace();
-        List<Service> sharers = AddressSharing.sharers(context.getPrimaryCache().list(ns).toList(), ns, key, this::serves);
-        Map<String, SpecStatus> declared = engine.status(settings.owner());
-        Optional<String> collision = AddressSharing.collision(service, sharers, s -> declared.containsKey(ServiceSpecs.specName(s)));
-        if (collision.isPresent()) {
-            return Optional.of(new Sharing(collision.get(), false));
-        }
         String claimOwner = intent.claimOwner();
-        eips.handOver(intent.specName(), claimOwner);
-        List<InetAddress> group = eips.claimsOf(claimOwner);
+        Map<String, SpecStatus> declared = engine.status(settings.owner());
         List<InetAddress> own = eips.claimsOf(intent.specName());
+        List<InetAddress> groupBefore = eips.claimsOf(claimOwner);
         if (!own.isEmpty() && declared.containsKey(intent.specName())) {
-            Optional<InetAddress> moved = own.stream().filter(ip -> group.stream().anyMatch(g -> IpFamily.of(g) == IpFamily.of(ip)
+            // Served on an address of its own: joining a group on another address would move it.
+            Optional<InetAddress> moved = own.stream().filter(ip -> groupBefore.stream().anyMatch(g -> IpFamily.of(g) == IpFamily.of(ip)
                     && !g.equals(ip))).findFirst();
             if (moved.isPresent()) {
-                InetAddress to = group.stream().filter(g -> IpFamily.of(g) == IpFamily.of(moved.get())).findFirst().orElseThrow();
+                InetAddress to = groupBefore.stream().filter(g -> IpFamily.of(g) == IpFamily.of(moved.get())).findFirst().orElseThrow();
                 return Optional.of(new Sharing("joining the Services sharing " + ServiceAnnotations.SHARED_IP + " key " + key + " (on "
                         + IpAddresses.format(to) + ") would move its working address " + IpAddresses.format(moved.get())
                         + "; it keeps it and waits: remove the key, or re-create the Service to join", true));
             }
         }
+        List<Service> sharers = AddressSharing.sharers(context.getPrimaryCache().list(ns).toList(), ns, key, this::serves);
+        // A sharer holds its ports when its load balancer exists on the group's address (or on its
+        // own, which becomes the group's while the group has none); one waiting to join does not.
+        Optional<String> collision = AddressSharing.collision(service, sharers, s -> declared.containsKey(ServiceSpecs.specName(s))
+                && (eips.claimsOf(ServiceSpecs.specName(s)).isEmpty() || groupBefore.isEmpty()));
+        if (collision.isPresent()) {
+            return Optional.of(new Sharing(collision.get(), false));
+        }
+        eips.handOver(intent.specName(), claimOwner);
+        List<InetAddress> group = eips.claimsOf(claimOwner);
         for (InetAddress ip : intent.requestedIps()) {
             Optional<InetAddress> other = group.stream().filter(h -> IpFamily.of(h) == IpFamily.of(ip) && !h.equals(ip)).findFirst();
             if (other.isPresent()) {
@@ -408,6 +490,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private UpdateControl<Service> refused(Service service, ServiceIntent intent, LoadBalancerCondition condition) {
         String name = intent.specName();
         waiting.put(name, placements.containsKey(name) ? placements.get(name).pool().orElse("") : "");
+        wakeOnRelease.add(name);
         if (engine.status(settings.owner()).containsKey(name)) {
             try {
                 engine.remove(settings.owner(), name).get(waitBound().toMillis(), TimeUnit.MILLISECONDS);
@@ -567,6 +650,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             }
             placements.remove(name);
             waiting.remove(name);
+            wakeOnRelease.remove(name);
             wakeWaiting();
             placed.run();
             engineEvents.forget(name);

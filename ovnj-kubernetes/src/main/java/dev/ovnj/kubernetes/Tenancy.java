@@ -20,7 +20,8 @@ import java.util.function.Function;
  * administrator did not grant:
  *
  * <ul>
- *   <li>a Service gets a pool of its namespace ({@link EipPool} {@code spec.namespaces}): the one it
+ *   <li>a Service gets a pool of its namespace ({@link EipPool} {@code spec.namespaces} or
+ *       {@code namespaceSelector}): the one it
  *       names, else the pool holding the address it asks for, else the first pool by {@code priority}
  *       (then name) with {@code autoAssign} whose {@code serviceSelector} matches it; a pool of other
  *       namespaces is {@value ConditionReasons#PLACEMENT_NOT_ALLOWED};</li>
@@ -56,9 +57,11 @@ final class Tenancy {
      * @param reserved what the database and the command line reserve ({@link EipPools#reserved()})
      * @param routerNetworks the networks of the command line's external port as written (empty without one)
      * @param stayOn where a Service holding an address on a port no valid pool serves stays: its current attachment there
+     * @param namespaceLabels the labels of a namespace, asked only when a pool has a {@code namespaceSelector}
      */
     record Facts(Map<String, EipPools.State> pools, Map<String, List<InetAddress>> held, ReservedAddresses reserved,
-                 List<String> routerNetworks, Function<String, ControllerSettings> stayOn) {
+                 List<String> routerNetworks, Function<String, ControllerSettings> stayOn,
+                 Function<String, Map<String, String>> namespaceLabels) {
     }
 
     /** The verdict on a Service's placement. */
@@ -126,6 +129,11 @@ final class Tenancy {
                 return new Refused(ConditionReasons.ADDRESS_INVALID, "requested address " + IpAddresses.format(ip) + " is reserved: "
                         + why.get(), placement.pool());
             }
+            if (placement.addresses().isEmpty() && !networks.isEmpty() && !inNetworks(ip, networks)) {
+                return new Refused(ConditionReasons.ADDRESS_INVALID, "requested address " + IpAddresses.format(ip)
+                        + " is not in the networks " + networks + " of Logical_Router_Port " + placement.target().externalPort().orElse("")
+                        + " nor in an EipPool namespace " + intent.namespace() + " may use", Optional.empty());
+            }
             if (placement.addresses().isPresent() && !placement.addresses().get().contains(ip)) {
                 return new Refused(ConditionReasons.ADDRESS_INVALID, "requested address " + IpAddresses.format(ip)
                         + " is not in the addresses of EipPool " + placement.pool().orElseThrow() + " (" + placement.addresses().get()
@@ -180,7 +188,7 @@ final class Tenancy {
         Optional<EipPools.State> chosen;
         String refused = "";
         try {
-            chosen = choose(intent, facts.pools());
+            chosen = choose(intent, facts.pools(), facts.namespaceLabels());
             if (chosen.isEmpty() && held.isEmpty() && !settings.routerServes(intent.namespace())) {
                 throw new RefusedException(new Refused(ConditionReasons.NO_POOL, "no EipPool serves namespace " + intent.namespace()
                         + (settings.router().isPresent() ? " and the command line's router " + settings.router().get()
@@ -249,21 +257,25 @@ final class Tenancy {
      * namespace's, else refused); else the first pool of its namespace holding the first address it
      * asks for; else the first by priority and name with {@code autoAssign} whose selector matches.
      */
-    Optional<EipPools.State> choose(ServiceIntent intent, Map<String, EipPools.State> pools) throws RefusedException {
+    Optional<EipPools.State> choose(ServiceIntent intent, Map<String, EipPools.State> pools,
+                                    Function<String, Map<String, String>> namespaceLabels) throws RefusedException {
         if (intent.pool().isPresent()) {
             EipPools.State s = pools.get(intent.pool().get());
             if (s == null) {
                 throw new RefusedException(new Refused(ConditionReasons.POOL_NOT_FOUND, EipPools.ANNOTATION + ": no EipPool named "
                         + intent.pool().get(), Optional.empty()));
             }
-            if (!mayUse(s, intent.namespace())) {
+            if (!mayUse(s, intent.namespace(), namespaceLabels)) {
                 throw new RefusedException(new Refused(ConditionReasons.PLACEMENT_NOT_ALLOWED, EipPools.ANNOTATION + ": EipPool " + s.name()
-                        + " serves the namespaces " + s.pool().getSpec().namespacesOrAll() + " only, not " + intent.namespace(),
+                        + " serves the namespaces " + s.pool().getSpec().namespacesOrAll()
+                        + (s.pool().getSpec().namespaceSelector() != null ? " and those its namespaceSelector matches" : "")
+                        + " only, not " + intent.namespace(),
                         Optional.empty()));
             }
             return Optional.of(s);
         }
-        List<EipPools.State> ordered = pools.values().stream().filter(s -> s.pool().getSpec() != null && mayUse(s, intent.namespace()))
+        List<EipPools.State> ordered = pools.values().stream().filter(s -> s.pool().getSpec() != null
+                        && mayUse(s, intent.namespace(), namespaceLabels))
                 .sorted(Comparator.comparing((EipPools.State s) -> Optional.ofNullable(s.pool().getSpec().priority()).orElse(Integer.MAX_VALUE))
                         .thenComparing(EipPools.State::name))
                 .toList();
@@ -278,10 +290,20 @@ final class Tenancy {
                 intent.labels())).findFirst();
     }
 
-    /** Whether a pool's namespaces include the namespace. */
-    static boolean mayUse(EipPools.State s, String namespace) {
-        List<String> namespaces = s.pool().getSpec() == null ? List.of() : s.pool().getSpec().namespacesOrAll();
-        return namespaces.isEmpty() || namespaces.contains(namespace);
+    /**
+     * Whether a namespace may use a pool: the pool names neither namespaces nor a selector (every
+     * namespace may), or lists it, or its {@code namespaceSelector} matches its labels.
+     */
+    static boolean mayUse(EipPools.State s, String namespace, Function<String, Map<String, String>> namespaceLabels) {
+        if (s.pool().getSpec() == null) {
+            return true;
+        }
+        List<String> namespaces = s.pool().getSpec().namespacesOrAll();
+        LabelSelector selector = s.pool().getSpec().namespaceSelector();
+        if (namespaces.isEmpty() && selector == null) {
+            return true;
+        }
+        return namespaces.contains(namespace) || selector != null && selects(selector, namespaceLabels.apply(namespace));
     }
 
     /** Kubernetes' label selector semantics: every matchLabels entry and every expression holds; none: everything. */
@@ -310,6 +332,28 @@ final class Tenancy {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether a network of the address's family holds it; true when the port has none of that
+     * family (the address resolution then says the Service is not served in that family).
+     */
+    private static boolean inNetworks(InetAddress ip, List<String> networks) {
+        boolean family = false;
+        for (String written : networks) {
+            try {
+                IpNetwork n = IpNetwork.parse(written);
+                if (n.family() == IpFamily.of(ip)) {
+                    family = true;
+                    if (n.contains(ip)) {
+                        return true;
+                    }
+                }
+            } catch (IllegalArgumentException malformed) {
+                // Another client's malformed network holds nothing.
+            }
+        }
+        return !family;
     }
 
     /** An IPv4 network's own or broadcast address, said in words. */

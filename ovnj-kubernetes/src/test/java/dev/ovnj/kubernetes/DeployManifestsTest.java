@@ -67,6 +67,7 @@ class DeployManifestsTest {
         assertThat(verbs(role.getRules(), "", "services/status")).containsExactly("patch");
         assertThat(verbs(role.getRules(), "discovery.k8s.io", "endpointslices")).containsExactlyInAnyOrder("list", "watch");
         assertThat(verbs(role.getRules(), "", "events")).containsExactly("create");
+        assertThat(verbs(role.getRules(), "", "namespaces")).containsExactly("get");
         assertThat(verbs(role.getRules(), EipPool.GROUP, "eippools")).containsExactlyInAnyOrder("get", "list", "watch");
         assertThat(verbs(role.getRules(), EipPool.GROUP, "eippools/status")).containsExactly("patch");
         assertThat(role.getRules()).allSatisfy(r -> {

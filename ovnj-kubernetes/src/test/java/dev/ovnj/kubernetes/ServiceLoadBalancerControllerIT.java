@@ -117,7 +117,7 @@ class ServiceLoadBalancerControllerIT extends ControllerTestBase {
         assertThat(lbNames()).isEmpty();
         assertThat(claims()).isEqualTo("{}");
         kube.resource(pool("shop", new EipPool.Spec(ROUTER, EXTERNAL_PORT, SWITCH, null, null, List.of(NAMESPACE), null, null, null, null,
-                new EipPool.Attachments(List.of("edge-gw"), null, null)))).create();
+                new EipPool.Attachments(List.of("edge-gw"), null, null), null))).create();
         Await.until(WAIT, "WAITING condition and Warning Event", () -> condition("edge")
                 .map(c -> c.getStatus().equals("False") && c.getReason().equals("WAITING") && c.getMessage().contains("edge-gw"))
                 .orElse(false)

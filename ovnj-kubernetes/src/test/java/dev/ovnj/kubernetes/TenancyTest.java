@@ -65,7 +65,7 @@ class TenancyTest {
 
     private Tenancy.Decision decide(ServiceIntent intent, Map<String, EipPools.State> pools, Map<String, List<InetAddress>> held) {
         return tenancy.decide(intent, new Tenancy.Facts(pools, held, RESERVED, GW_NETWORKS, port -> CLI.at("stayed", Optional.empty(),
-                Optional.empty(), port)));
+                Optional.empty(), port), ns -> ns.startsWith("team-") ? Map.of("tenant", "team") : Map.of()));
     }
 
     private Tenancy.Decision decide(ServiceIntent intent) {
@@ -100,7 +100,7 @@ class TenancyTest {
     void theAdministratorGrantsAttachmentsPerPoolAndThePoolsOwnAndNoneAreAlwaysAllowed() {
         Map<String, EipPools.State> granting = pools(pool("b", "r2", "r2-ext", List.of("172.30.0.128/25"), List.of("proj-b"),
                 s -> new EipPool.Spec(s.router(), s.externalPort(), s.logicalSwitch(), null, s.addresses(), s.namespaces(), null, null, null,
-                        null, new EipPool.Attachments(List.of("edge"), List.of("dmz"), null))));
+                        null, new EipPool.Attachments(List.of("edge"), List.of("dmz"), null), null)));
         Tenancy.Granted g = granted(decide(intent("proj-b", Map.of(ServiceAnnotations.ROUTER, "edge", ServiceAnnotations.SWITCH, "dmz")),
                 granting, Map.of()));
         assertThat(g.attachment()).isEqualTo(new ServiceAnnotations.Attachment("edge", Optional.of("dmz"), Optional.empty()));
@@ -132,7 +132,7 @@ class TenancyTest {
                 .contains("the network address of 168.119.17.0/26");
         Map<String, EipPools.State> excluding = pools(pool("a", "r1", "r1-ext", List.of(), List.of("proj-a"),
                 s -> new EipPool.Spec(s.router(), s.externalPort(), s.logicalSwitch(), null, s.addresses(), s.namespaces(), null,
-                        List.of("172.30.0.10"), null, null, null)));
+                        List.of("172.30.0.10"), null, null, null, null)));
         assertThat(refused(decide(intent("proj-a", Map.of(ServiceAnnotations.ADDRESSES, "172.30.0.10")), excluding, Map.of())).message())
                 .contains("excluded by EipPool a spec.excludeAddresses (172.30.0.10)");
         // Allocation never gets them either.
@@ -143,6 +143,9 @@ class TenancyTest {
 
     @Test
     void anAddressOutsideEveryPoolTheNamespaceMayUseIsRefusedAndOneInsideChoosesThatPool() {
+        assertThat(refused(decide(intent("legacy", Map.of(ServiceAnnotations.ADDRESSES, "172.30.0.20")))).message())
+                .isEqualTo("requested address 172.30.0.20 is not in the networks [168.119.17.51/26] of Logical_Router_Port gw-ext "
+                        + "nor in an EipPool namespace legacy may use");
         Tenancy.Refused r = refused(decide(intent("proj-b", Map.of(ServiceAnnotations.ADDRESSES, "172.30.0.20"))));
         assertThat(r.reason()).isEqualTo(ConditionReasons.ADDRESS_INVALID);
         assertThat(r.message()).contains("172.30.0.20 is not in the addresses of EipPool b");
@@ -162,7 +165,7 @@ class TenancyTest {
         assertThat(granted(decide(intent("legacy", Map.of()))).placement().target().router()).contains("gw");
         Tenancy poolsOnly = new Tenancy(ControllerSettings.poolsOnly());
         assertThat(refused(poolsOnly.decide(intent("legacy", Map.of()), new Tenancy.Facts(PROJECTS, Map.of(), RESERVED, List.of(),
-                port -> null))).message()).contains("the controller has no router of its own");
+                port -> null, ns -> Map.of()))).message()).contains("the controller has no router of its own");
     }
 
     @Test
@@ -189,9 +192,20 @@ class TenancyTest {
         assertThat(granted(decide(intent("any", Map.of()), three, Map.of())).placement().pool()).contains("a-low");
     }
 
+    @Test
+    void aPoolsNamespaceSelectorAdmitsTheNamespacesWhoseLabelsMatchAndNoOther() {
+        Map<String, EipPools.State> teams = pools(pool("teams", "r1", "r1-ext", List.of("172.30.0.0/25"), List.of(),
+                s -> new EipPool.Spec(s.router(), s.externalPort(), s.logicalSwitch(), null, s.addresses(), null, null, null, null, null, null,
+                        new LabelSelectorBuilder().withMatchLabels(Map.of("tenant", "team")).build())));
+        assertThat(granted(decide(intent("team-red", Map.of()), teams, Map.of())).placement().pool()).contains("teams");
+        assertThat(refused(decide(intent("other", Map.of()), teams, Map.of())).reason()).isEqualTo(ConditionReasons.NO_POOL);
+        assertThat(refused(decide(intent("other", Map.of(EipPools.ANNOTATION, "teams")), teams, Map.of())).message())
+                .contains("and those its namespaceSelector matches only, not other");
+    }
+
     private static EipPool.Spec spec(EipPool.Spec s, Integer priority, io.fabric8.kubernetes.api.model.LabelSelector selector) {
         return new EipPool.Spec(s.router(), s.externalPort(), s.logicalSwitch(), null, s.addresses(), s.namespaces(), null, null, priority,
-                selector, null);
+                selector, null, null);
     }
 
     @Test
