@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what ovnj's tests, demo and benchmarks run against: ovsdb-server, ovsdb-tool,
-# ovs-appctl, ovn-nbctl, the OVN NB schema, the OVS Python IDL, openssl, and Maven.
+# ovs-appctl, ovn-nbctl, the OVN NB schema, the OVS Python IDL, openssl, Maven, and promtool
+# (Debian's prometheus package: ControllerMetricsIT runs deploy/monitoring's alerts through
+# `promtool test rules`, and skips, saying so, where promtool is absent).
 # Does nothing when everything is already there. Used by .ci/run, ./ovnj and the README.
 set -euo pipefail
 
@@ -12,6 +14,7 @@ command -v ovn-nbctl    >/dev/null 2>&1 || need+=(ovn-common ovn-central)
 /usr/bin/python3 -c 'import ovs.db.idl' >/dev/null 2>&1 || need+=(python3-openvswitch)
 command -v openssl      >/dev/null 2>&1 || need+=(openssl)
 command -v mvn          >/dev/null 2>&1 || need+=(maven)
+command -v promtool     >/dev/null 2>&1 || need+=(prometheus)
 
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
@@ -35,7 +38,7 @@ $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-rec
   openvswitch-common ovn-common ovn-central python3-openvswitch openssl "${need[@]}" >/dev/null
 # The packaged servers, if a service manager started them, would hold the default ports; tests use
 # their own servers on free ports, so stop the packaged ones to keep the machine quiet.
-for svc in ovn-central ovn-northd ovn-ovsdb-server-nb ovn-ovsdb-server-sb; do
+for svc in ovn-central ovn-northd ovn-ovsdb-server-nb ovn-ovsdb-server-sb prometheus; do
   $sudo service "$svc" stop >/dev/null 2>&1 || true
 done
 echo "install-ovs: done ($(ovsdb-server --version | head -1))" >&2

@@ -16,9 +16,10 @@ final class AdoptOption {
     @Option(names = "--adopt", paramLabel = "SELECTOR",
             description = "Take over in place (same row, ownership rewritten, VIPs changed only where they differ, attachments kept)"
                     + " the load balancers of another owner or of none whose name or VIP a spec claims, when this names them:"
-                    + " owner:NAME (rows whose external_ids:ovnj.owner is NAME), unowned (rows without ovnj.owner), or a row's"
+                    + " owner:NAME (rows whose external_ids:ovnj.owner is NAME, or without one whose vendor is NAME;"
+                    + " owner:kube-ovn and owner:kube-dc cover Kube-OVN's rows), unowned (rows without ovnj.owner), or a row's"
                     + " name or UUID; repeatable or comma-separated. diff lists each as an '& adopt' line first."
-                    + " A row that also serves a VIP no spec of it declares is never adopted.")
+                    + " A row that also serves VIPs the spec does not declare is split: only the spec's VIPs move ('& split').")
     private List<String> selectors = new ArrayList<>();
 
     /**

@@ -32,6 +32,7 @@ import picocli.CommandLine.Spec;
  * dashes as underscores), which is how the Deployment under {@code deploy/} configures it.
  */
 @Command(name = "kubernetes", mixinStandardHelpOptions = true, defaultValueProvider = EnvironmentDefaults.class,
+        subcommands = KubernetesAdoptCommand.class,
         description = "Run the Kubernetes Service LoadBalancer controller: one OVN load balancer per Service of type "
                 + "LoadBalancer, on an EIP of the router's external port, until interrupted. Each option also reads OVNJ_<NAME>.")
 final class KubernetesCommand implements Callable<Integer> {
@@ -203,7 +204,12 @@ final class KubernetesCommand implements Callable<Integer> {
         return Duration.ofMillis(Math.round(value * 1000));
     }
 
-    private Config kubeConfig() throws IOException {
+    /** The database options, for the adopt subcommand. */
+    DatabaseOptions database() {
+        return db;
+    }
+
+    Config kubeConfig() throws IOException {
         if (kubeconfig == null) {
             return Config.autoConfigure(null);
         }

@@ -156,6 +156,49 @@ class KubernetesCommandIT {
         }
     }
 
+    /**
+     * {@code ovnj kubernetes ... adopt}: Kube-OVN's shared row (vendor=kube-ovn) split between the
+     * Services that kube-dc published on its VIPs; a dry run lists it and changes nothing, the run
+     * annotates the Services; a selector matching nothing exits 1 naming the closest.
+     */
+    @Test
+    void adoptListsWhichServiceTakesWhichRowThenAnnotatesThem(@TempDir Path dir) throws Exception {
+        try (OvsdbServer server = OvsdbServer.start()) {
+            Nbctl nbctl = northbound(server);
+            nbctl.run("lb-add", "vpc-default-tcp-load", EIP + ":80", "10.1.0.10:8080", "tcp");
+            nbctl.run("lb-add", "vpc-default-tcp-load", "10.96.0.10:80", "10.1.0.30:8080", "tcp");
+            nbctl.run("set", "Load_Balancer", "vpc-default-tcp-load", "external_ids:vendor=kube-ovn");
+            kube.resource(new ServiceBuilder().withNewMetadata().withName("web").withNamespace("default").endMetadata()
+                    .withNewSpec().withType("LoadBalancer").addNewPort().withProtocol("TCP").withPort(80).endPort().endSpec().build()).create();
+            var web = kube.services().inNamespace("default").withName("web").get();
+            web.setStatus(new io.fabric8.kubernetes.api.model.ServiceStatusBuilder().withNewLoadBalancer().addNewIngress().withIp(EIP)
+                    .endIngress().endLoadBalancer().build());
+            kube.services().inNamespace("default").resource(web).updateStatus();
+            String[] base = args(server, dir);
+
+            OvnjProcess.Result typo = OvnjProcess.run(Stream.concat(Arrays.stream(base), Stream.of("adopt", "--dry-run", "owner:kubedc"))
+                    .toArray(String[]::new));
+            assertThat(typo.exit()).as(typo.err()).isEqualTo(1);
+            assertThat(typo.out()).contains("owner:kubedc matches no load balancer").contains("closest: owner:kube-dc (1 rows)");
+
+            OvnjProcess.Result dry = OvnjProcess.run(Stream.concat(Arrays.stream(base), Stream.of("adopt", "--dry-run", "owner:kube-dc"))
+                    .toArray(String[]::new));
+            assertThat(dry.exit()).as(dry.err()).isZero();
+            assertThat(dry.out()).contains("default/web " + EIP + ": splits vpc-default-tcp-load (takes " + EIP + ":80)")
+                    .contains("stays in vpc-default-tcp-load: 10.96.0.10:80");
+            assertThat(kube.services().inNamespace("default").withName("web").get().getMetadata().getAnnotations()).isNullOrEmpty();
+
+            OvnjProcess.Result run = OvnjProcess.run(Stream.concat(Arrays.stream(base), Stream.of("adopt", "owner:kube-dc"))
+                    .toArray(String[]::new));
+            assertThat(run.exit()).as(run.err()).isZero();
+            assertThat(run.out()).contains("annotated 1 Services");
+            assertThat(kube.services().inNamespace("default").withName("web").get().getMetadata().getAnnotations())
+                    .containsEntry("ovnj.dev/load-balancer-ips", EIP).containsEntry("ovnj.dev/adopt", "owner:kube-dc");
+            assertThat(nbctl.run("get", "Load_Balancer", "vpc-default-tcp-load", "vips")).as("the controller moves the rows, not adopt")
+                    .contains(EIP + ":80");
+        }
+    }
+
     private Optional<String> holder() {
         Lease lease = kube.leases().inNamespace("default").withName("ovnj").get();
         return lease == null || lease.getSpec() == null ? Optional.empty()

@@ -98,7 +98,13 @@ class KubernetesMemoryIT {
             if (!namespaces.equals("all")) {
                 args.addAll(List.of("--namespaces", namespaces));
             }
-            try (OvnjProcess ovnj = OvnjProcess.start(List.of("-XX:MaxRAM=" + memory, "-XX:MaxRAMPercentage=75"), Map.of(),
+            // -Dovnj.measure.nmt=true: also where the memory beside the heap goes (Native Memory Tracking).
+            boolean nmt = Boolean.getBoolean("ovnj.measure.nmt");
+            List<String> jvm = new java.util.ArrayList<>(List.of("-XX:MaxRAM=" + memory, "-XX:MaxRAMPercentage=75"));
+            if (nmt) {
+                jvm.add("-XX:NativeMemoryTracking=summary");
+            }
+            try (OvnjProcess ovnj = OvnjProcess.start(jvm, Map.of(),
                     args.toArray(String[]::new))) {
                 Await.until(Duration.ofMinutes(5), "serving", () -> ovnj.stdout().stream().anyMatch(l -> l.startsWith("serving")));
                 int port = MockApiServer.endpointsPort(ovnj);
@@ -119,6 +125,14 @@ class KubernetesMemoryIT {
                         + " (committed %.0f MB), non-heap %.0f MB%n", n, n, namespaces, memory, seconds,
                         status(ovnj.pid(), "VmHWM") / 1024, status(ovnj.pid(), "VmRSS") / 1024, heap / 1e6, heapCommitted / 1e6,
                         nonHeap / 1e6);
+                if (nmt) {
+                    Process summary = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                            Long.toString(ovnj.pid()), "VM.native_memory", "summary", "scale=MB").redirectErrorStream(true).start();
+                    String text = new String(summary.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                    assertThat(summary.waitFor(60, TimeUnit.SECONDS)).isTrue();
+                    text.lines().filter(l -> l.contains("committed=") && (l.startsWith("Total") || l.startsWith("-")))
+                            .forEach(l -> System.out.println("MEASURE NMT " + l.trim()));
+                }
                 ovnj.terminate();
                 assertThat(ovnj.await(Duration.ofSeconds(30)).exit()).isZero();
             }

@@ -129,9 +129,9 @@ final class Admission {
 
     /**
      * Takes out of {@code conflicts} the foreign rows the adoption covers and the spec may take
-     * over in place: of the protocol of one of the spec's rows, which the owner does not have yet,
-     * one foreign row per spec row, and serving no VIP the spec does not declare (adopting that
-     * would take the VIP away from whoever serves it). A covered row that fails one of these
+     * over in place (whole, or, when the row also serves VIPs the spec does not declare, only the
+     * spec's VIPs out of it: a split): of the protocol of one of the spec's rows, which the owner
+     * does not have yet, one foreign row per spec row. A covered row that fails one of these
      * stays a conflict, and {@code notAdopted} says why.
      *
      * @return the spec's row name to the row it adopts
@@ -153,17 +153,10 @@ final class Admission {
                 why = "the spec already has its row " + mine.rowName();
             } else if (out.containsKey(mine.rowName())) {
                 why = "the spec's row " + mine.rowName() + " adopts " + out.get(mine.rowName()) + " already (one row each)";
-            } else {
-                List<String> extra = new ArrayList<>();
-                VipIndex.forEachKey(row, k -> {
-                    if (!facts.vipKeys().contains(k)) {
-                        extra.add(k.toString());
-                    }
-                });
-                if (!extra.isEmpty()) {
-                    why = "it also serves " + String.join(", ", extra) + ", which the spec does not declare";
-                }
             }
+            // A row that also serves VIPs the spec does not declare (a shared row, such as Kube-OVN's
+            // per-VPC vpc-NAME-tcp-load) is split rather than adopted: the planner moves only the
+            // spec's VIPs out of it into the spec's own row, in one transaction.
             if (why == null) {
                 out.put(mine.rowName(), row.uuid());
             } else {

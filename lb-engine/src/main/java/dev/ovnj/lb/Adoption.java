@@ -17,9 +17,16 @@ import java.util.TreeSet;
  * touched; with one, a row it covers whose name or VIP a spec claims becomes the spec's row: same
  * UUID, its {@code ovnj.owner} and {@code ovnj.spec} rewritten, its VIPs changed only where they
  * differ, its router, switch and group references kept, all in one guarded transaction, shown in a
- * plan first as a {@link dev.ovnj.lb.plan.PlanChange.Adopt}. A row that also serves VIPs the spec
- * does not declare is never adopted (that would take them away from whoever serves them): it stays
- * a conflict, and the conflict's reason in the spec's status ends in {@code not adopted: <why>}.
+ * plan first as a {@link dev.ovnj.lb.plan.PlanChange.Adopt}. A covered row that also serves VIPs
+ * the spec does not declare (a shared row: Kube-OVN keeps every Service of a VPC in
+ * {@code vpc-NAME-tcp-load}) is split instead, a {@link dev.ovnj.lb.plan.PlanChange.Split}: the
+ * spec's VIPs leave it in the transaction that creates the spec's own row with them, so no VIP is
+ * ever absent, and its other VIPs stay where they are, still served by whoever wrote them.
+ *
+ * <p>{@code owner:NAME} covers the rows whose {@code ovnj.owner} is NAME and the rows without
+ * {@code ovnj.owner} whose {@code vendor} is NAME, the mark Kube-OVN writes on its load balancers
+ * ({@code vendor=kube-ovn}); {@code owner:kube-dc} covers those too, as kube-dc has Kube-OVN
+ * program its Services' load balancers ({@link #ownerNames}).
  *
  * <p>An adopter that claims its addresses ({@code dev.ovnj.nb.eip}: {@code ovnj.eip.<address>=<claim
  * owner>} in a router port's {@code external_ids}) names its claim owner with {@link #claimingAs}:
@@ -28,7 +35,7 @@ import java.util.TreeSet;
  * still there).
  *
  * @param rows row names or UUIDs (as text) to adopt
- * @param owners {@code ovnj.owner} values whose rows may be adopted
+ * @param owners owner names whose rows may be adopted ({@link #ownerNames})
  * @param unowned whether rows without {@code ovnj.owner} may be adopted
  * @param claimOwner the claim owner the adopted addresses' claims move to; empty: claims are left as they are
  */
@@ -39,6 +46,12 @@ public record Adoption(Set<String> rows, Set<String> owners, boolean unowned, Op
     public static final String ROW_PREFIX = "row:";
     /** The selector of every row without {@code ovnj.owner}. */
     public static final String UNOWNED = "unowned";
+    /** The {@code external_ids} key Kube-OVN marks its rows with (value {@value #KUBE_OVN}). */
+    public static final String VENDOR_KEY = "vendor";
+    /** Kube-OVN's {@value #VENDOR_KEY}. */
+    public static final String KUBE_OVN = "kube-ovn";
+    /** kube-dc, whose Services' load balancers Kube-OVN writes (with its own mark). */
+    public static final String KUBE_DC = "kube-dc";
 
     /**
      * Copies the sets; refuses an adoption that covers nothing.
@@ -115,7 +128,9 @@ public record Adoption(Set<String> rows, Set<String> owners, boolean unowned, Op
     }
 
     /**
-     * Parses selectors: {@code owner:NAME} (rows whose {@code ovnj.owner} is NAME), {@code unowned}
+     * Parses selectors: {@code owner:NAME} (rows whose {@code ovnj.owner} is NAME, or without one
+     * whose {@code vendor} is NAME; {@code owner:kube-dc} and {@code owner:kube-ovn} cover
+     * Kube-OVN's rows), {@code unowned}
      * (rows without {@code ovnj.owner}), {@code row:NAME-OR-UUID} or a bare name or UUID (that
      * row). Each selector may also be a comma-separated list.
      *
@@ -183,7 +198,31 @@ public record Adoption(Set<String> rows, Set<String> owners, boolean unowned, Op
         if (rows.contains(row.uuid().toString()) || rows.contains(Admission.nameOf(row))) {
             return true;
         }
-        return Admission.ownerOf(row).map(owners::contains).orElse(unowned);
+        Optional<String> owner = Admission.ownerOf(row);
+        if (owner.isEmpty() && unowned) {
+            return true;
+        }
+        return ownerNames(owner, row.get("external_ids") instanceof java.util.Map<?, ?> ids ? ids : java.util.Map.of())
+                .stream().anyMatch(owners::contains);
+    }
+
+    /**
+     * The names {@code owner:NAME} knows a load balancer by: its {@code ovnj.owner}; without one,
+     * its {@code vendor} (Kube-OVN writes {@code vendor=kube-ovn}) and, for Kube-OVN's rows,
+     * {@value #KUBE_DC} too (kube-dc has Kube-OVN program its Services).
+     *
+     * @param ovnjOwner the row's {@code ovnj.owner}, if any
+     * @param externalIds the row's {@code external_ids}
+     * @return the names, empty when the row carries no mark
+     */
+    public static Set<String> ownerNames(Optional<String> ovnjOwner, java.util.Map<?, ?> externalIds) {
+        if (ovnjOwner.isPresent()) {
+            return Set.of(ovnjOwner.get());
+        }
+        if (externalIds.get(VENDOR_KEY) instanceof String vendor && !vendor.isBlank()) {
+            return vendor.equals(KUBE_OVN) ? Set.of(KUBE_OVN, KUBE_DC) : Set.of(vendor);
+        }
+        return Set.of();
     }
 
     /**

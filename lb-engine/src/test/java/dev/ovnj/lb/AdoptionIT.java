@@ -117,7 +117,7 @@ class AdoptionIT {
     }
 
     @Test
-    void adoptionIsScopedAndNeverTakesAVipTheSpecDoesNotDeclare() throws Exception {
+    void adoptionIsScopedAndSplitsASharedRowWithoutTakingAVipTheSpecDoesNotDeclare() throws Exception {
         String owner = "ovnj-scoped";
         // Another ovnj owner's row, and a shared row of another tool serving a second VIP too.
         f.nbctl.run("lb-add", "dc-dns", "168.119.17.53:53", "172.18.0.5:53", "udp");
@@ -128,7 +128,7 @@ class AdoptionIT {
         f.nbctl.run("lr-lb-add", "shalb-dev", "shared-lb");
         Await.until(WAIT, "the engine's cache has the foreign rows", () -> f.client.cache().table("Load_Balancer").rows().stream()
                 .filter(r -> r.get("name").equals("shared-lb")).anyMatch(r -> ((Map<?, ?>) r.get("vips")).size() == 2));
-        String shared = f.nbctl.run("list", "Load_Balancer", "shared-lb");
+        String sharedUuid = f.nbctl.run("get", "Load_Balancer", "shared-lb", "_uuid").trim();
         LoadBalancerSpec dns = LoadBalancerSpec.builder("dns").routers("shalb-dev").udp("168.119.17.53:53", "172.18.0.5:53").build();
         LoadBalancerSpec api = LoadBalancerSpec.builder("api").routers("shalb-dev").tcp("168.119.17.54:80", "172.18.0.6:80").build();
 
@@ -141,10 +141,14 @@ class AdoptionIT {
                 .get(10, TimeUnit.SECONDS);
         assertThat(r.statuses().get("dns").state()).isEqualTo(SpecStatus.State.APPLIED);
         assertThat(f.nbctl.run("get", "Load_Balancer", "dns-udp", "external_ids:ovnj.owner").trim()).isEqualTo(owner);
-        SpecStatus apiStatus = r.statuses().get("api");
-        assertThat(apiStatus.state()).isEqualTo(SpecStatus.State.CONFLICT);
-        assertThat(apiStatus.reason()).contains("shared-lb").contains("not adopted: it also serves tcp 168.119.17.55:80");
-        assertThat(f.nbctl.run("list", "Load_Balancer", "shared-lb")).isEqualTo(shared);
+        // The shared row is split, not taken: api's VIP moves to api's own row, the other VIP stays
+        // in the same shared row (same UUID, still on the router).
+        assertThat(r.statuses().get("api").state()).isEqualTo(SpecStatus.State.APPLIED);
+        assertThat(f.nbctl.run("get", "Load_Balancer", "shared-lb", "vips").trim()).isEqualTo("{\"168.119.17.55:80\"=\"172.18.0.7:80\"}");
+        assertThat(f.nbctl.run("get", "Load_Balancer", "shared-lb", "_uuid").trim()).isEqualTo(sharedUuid);
+        assertThat(f.nbctl.run("get", "Load_Balancer", "shared-lb", "external_ids").trim()).isEqualTo("{}");
+        assertThat(f.nbctl.run("get", "Load_Balancer", "api-tcp", "vips").trim()).isEqualTo("{\"168.119.17.54:80\"=\"172.18.0.6:80\"}");
+        assertThat(f.nbctl.run("lr-lb-list", "shalb-dev")).contains("shared-lb").contains("api-tcp");
     }
 
     /** Records an event of the watched row or of a router or switch, and every blip: the row gone, its VIP or a reference lost. */

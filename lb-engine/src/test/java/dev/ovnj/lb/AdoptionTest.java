@@ -42,4 +42,13 @@ class AdoptionTest {
         assertThatThrownBy(() -> new Adoption(Set.of(), Set.of(), false)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Adoption.rows("x").claimingAs(" ")).isInstanceOf(IllegalArgumentException.class);
     }
+
+    /** What Kube-OVN writes on its load balancers (external_ids:vendor=kube-ovn, no ovnj.owner); kube-dc has Kube-OVN write them. */
+    @Test
+    void ownerNamesKnowKubeOvnsVendorMarkAndKubeDcByIt() {
+        assertThat(Adoption.ownerNames(Optional.empty(), java.util.Map.of("vendor", "kube-ovn"))).containsExactlyInAnyOrder("kube-ovn", "kube-dc");
+        assertThat(Adoption.ownerNames(Optional.empty(), java.util.Map.of("vendor", "acme"))).containsExactly("acme");
+        assertThat(Adoption.ownerNames(Optional.of("team-a"), java.util.Map.of("vendor", "kube-ovn"))).containsExactly("team-a");
+        assertThat(Adoption.ownerNames(Optional.empty(), java.util.Map.of())).isEmpty();
+    }
 }

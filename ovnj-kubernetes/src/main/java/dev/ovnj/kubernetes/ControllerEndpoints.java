@@ -55,7 +55,10 @@ public final class ControllerEndpoints implements AutoCloseable {
         });
         server.setExecutor(handlers);
         server.createContext("/metrics", exchange -> answer(exchange, 200, "text/plain; version=0.0.4; charset=utf-8",
-                registry::scrape));
+                () -> {
+                    controller.refreshGauges();
+                    return registry.scrape();
+                }));
         server.createContext("/healthz", exchange -> probe(exchange, controller::liveness));
         server.createContext("/readyz", exchange -> probe(exchange, controller::readiness));
         server.start();

@@ -5,6 +5,7 @@ import dev.ovnj.micrometer.LoadBalancerEngineMetrics;
 import dev.ovnj.micrometer.OvsdbClientMetrics;
 import dev.ovnj.nb.eip.EipView;
 import dev.ovnj.ovsdb.client.OvsdbClient;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
 import io.javaoperatorsdk.operator.Operator;
@@ -20,7 +21,10 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +51,10 @@ public final class OvnjKubernetesController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OvnjKubernetesController.class);
     /** How long a stop waits for a running reconciliation before interrupting it. */
     private static final Duration STOP_BOUND = Duration.ofMillis(500);
+    /** JOSDK's name of the Service controller. */
+    private static final String CONTROLLER_NAME = "ovnj-service-load-balancers";
+    /** How often the gauges of Services by reason and of pools are recounted between scrapes. */
+    private static final Duration GAUGE_PERIOD = Duration.ofSeconds(5);
 
     private final Operator operator;
     private final ServiceLoadBalancerReconciler reconciler;
@@ -63,6 +71,10 @@ public final class OvnjKubernetesController implements AutoCloseable {
     private final ExecutorService sweeper;
     private final EipPorts eips;
     private final EipPoolStatusWriter poolStatus;
+    private final ReconcileQueue queue;
+    private final ControllerGauges gauges;
+    /** Refreshes the gauges read from the informer and the pools every {@link #GAUGE_PERIOD}. */
+    private final ScheduledExecutorService gaugeRefresher;
     private volatile CompletableFuture<Set<String>> lastSweep = CompletableFuture.completedFuture(Set.of());
 
     private OvnjKubernetesController(Builder b) {
@@ -82,16 +94,25 @@ public final class OvnjKubernetesController implements AutoCloseable {
         EngineEvents engineEvents = new EngineEvents(settings.owner());
         b.engine.addListener(engineEvents);
         this.reconciler = new ServiceLoadBalancerReconciler(b.engine, eips, pools, settings, new ServiceEvents(b.kube, settings.owner()),
-                new ControllerMetrics(b.registry), engineEvents);
+                new ControllerMetrics(b.registry), engineEvents, new AdoptionSelectors(b.nb));
         this.poolStatus = new EipPoolStatusWriter(b.kube, pools, eips, new EipView(b.nb), reconciler::placements,
                 reconciler::waiting, leading::get);
         reconciler.onPlacement(poolStatus::nudge);
         this.janitor = new OrphanJanitor(b.kube, b.nb, b.engine, eips, settings, reconciler::serves);
+        this.queue = new ReconcileQueue(leading::get);
+        this.gauges = new ControllerGauges(b.registry, this::servedServices, poolStatus::usage, leading::get, queue::depth);
+        this.gaugeRefresher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "ovnj-kubernetes-gauges");
+            t.setDaemon(true);
+            return t;
+        });
+        gaugeRefresher.scheduleWithFixedDelay(gauges::refresh, 0, GAUGE_PERIOD.toMillis(), TimeUnit.MILLISECONDS);
         new LoadBalancerEngineMetrics(b.engine).bindTo(b.registry);
         new OvsdbClientMetrics(b.nb).bindTo(b.registry);
         this.operator = new Operator(o -> {
             o.withKubernetesClient(b.kube).withCloseClientOnStop(false)
                     .withUseSSAToPatchPrimaryResource(settings.serverSideApply())
+                    .withMetrics(queue)
                     .withCacheSyncTimeout(b.cacheSyncTimeout)
                     // A reconciliation still running at stop is interrupted after this: it only waits on the engine.
                     .withReconciliationTerminationTimeout(STOP_BOUND);
@@ -107,7 +128,7 @@ public final class OvnjKubernetesController implements AutoCloseable {
         operator.register(reconciler, c -> {
             // Not generation-aware: the ovnj.dev/ annotations change only metadata, which a real
             // API server does not count as a new generation of a Service.
-            c.withName("ovnj-service-load-balancers").withFinalizer(ControllerSettings.FINALIZER)
+            c.withName(CONTROLLER_NAME).withFinalizer(ControllerSettings.FINALIZER)
                     .withGenerationAware(false).withGenericFilter(reconciler::accepts);
             if (settings.namespaces().isEmpty()) {
                 c.watchingAllNamespaces();
@@ -194,6 +215,21 @@ public final class OvnjKubernetesController implements AutoCloseable {
         return poolStatus.usage();
     }
 
+    /** Recounts the gauges read from the informer and the pools (ControllerEndpoints calls it before a scrape). */
+    void refreshGauges() {
+        gauges.refresh();
+    }
+
+    /** The Services the controller serves, as its informer holds them (on a standby too); none before it exists. */
+    @SuppressWarnings("unchecked")
+    private Stream<Service> servedServices() {
+        return operator.getRegisteredController(CONTROLLER_NAME)
+                .filter(io.javaoperatorsdk.operator.processing.Controller.class::isInstance)
+                .map(c -> ((io.javaoperatorsdk.operator.processing.Controller<Service>) c).getEventSourceManager()
+                        .getControllerEventSource().list(reconciler::serves))
+                .orElseGet(Stream::empty);
+    }
+
     /**
      * Whether the process is alive in the sense of a liveness probe: the engine's loop is not stuck
      * on one step (a restart would help then). Never blocks.
@@ -245,6 +281,7 @@ public final class OvnjKubernetesController implements AutoCloseable {
             leading.set(false);
             lease.ifPresent(LeaseRelease::release);
             sweeper.shutdownNow();
+            gaugeRefresher.shutdownNow();
             poolStatus.close();
             eips.close();
         }
@@ -266,6 +303,7 @@ public final class OvnjKubernetesController implements AutoCloseable {
 
     private void stoppedLeading() {
         leading.set(false);
+        queue.clear();
         if (closing.get()) {
             LOG.info("{} stops writing the load balancers of owner {}: shutting down", identity, settings.owner());
             return;

@@ -80,6 +80,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private final ControllerSettings settings;
     private final ServiceEvents events;
     private final ControllerMetrics metrics;
+    private final AdoptionSelectors adoptionSelectors;
     private final EngineEvents engineEvents;
     /** Spec name to the reason of the {@link BackendsHealthyCondition} last written; entries go when the spec does. */
     private final Map<String, String> backendsReasons = new java.util.concurrent.ConcurrentHashMap<>();
@@ -91,7 +92,9 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     private final Map<String, LoadBalancerCondition> announced = new java.util.concurrent.ConcurrentHashMap<>();
 
     ServiceLoadBalancerReconciler(LoadBalancerEngine engine, EipPorts eips, EipPools pools, ControllerSettings settings,
-                                  ServiceEvents events, ControllerMetrics metrics, EngineEvents engineEvents) {
+                                  ServiceEvents events, ControllerMetrics metrics, EngineEvents engineEvents,
+                                  AdoptionSelectors adoptionSelectors) {
+        this.adoptionSelectors = adoptionSelectors;
         this.engine = engine;
         this.eips = eips;
         this.pools = pools;
@@ -193,13 +196,20 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
     @Override
     public UpdateControl<Service> reconcile(Service service, Context<Service> context) throws Exception {
         long start = System.nanoTime();
+        String reason = null;
         try {
             if (!serves(service)) {
-                return stopServing(service, context);
+                UpdateControl<Service> control = stopServing(service, context);
+                reason = "";
+                return control;
             }
-            return serve(service, context);
+            UpdateControl<Service> control = serve(service, context);
+            // The condition as this reconciliation leaves it: the patched status, or the one the Service has.
+            reason = LoadBalancerCondition.current(control.getResource().orElse(service)).map(c -> c.getReason())
+                    .orElse(SpecStatus.State.PENDING.name());
+            return control;
         } finally {
-            metrics.reconciled(System.nanoTime() - start);
+            metrics.reconciled(System.nanoTime() - start, reason);
             placed.run();
         }
     }
@@ -259,6 +269,12 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         ControllerSettings target = placement.target();
         String port = target.externalPort().orElseThrow();
         ServiceEips portEips = eips.on(port);
+        // A selector that matches no row would adopt nothing and leave a silent conflict.
+        Optional<String> unmatched = intent.adoption().flatMap(a -> adoptionSelectors.unmatched(a, settings.owner(), name));
+        if (unmatched.isPresent()) {
+            return refuse(service, intent, placement.pool(),
+                    LoadBalancerCondition.failed(ConditionReasons.INVALID_ANNOTATION, unmatched.get()));
+        }
         ServiceIpFamilies families;
         try {
             families = ServiceIpFamilies.choose(service, portEips.families(), port);

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class CachedFormsTest {
     // accepts() reads only the settings.
     private final ServiceLoadBalancerReconciler reconciler = new ServiceLoadBalancerReconciler(null, null, null,
-            ControllerSettings.of("gw", "gw-ext"), null, null, null);
+            ControllerSettings.of("gw", "gw-ext"), null, null, null, null);
     private final UnaryOperator<Service> keep = CachedForms.service(reconciler::accepts);
 
     @Test

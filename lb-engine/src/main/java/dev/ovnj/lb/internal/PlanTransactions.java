@@ -132,6 +132,13 @@ public final class PlanTransactions {
                 guard(a.uuid());
                 writes.add(Operations.update("Load_Balancer").where(byUuid(a.uuid()))
                         .set("name", a.rowName()).set("external_ids", a.externalIds()));
+            } else if (change instanceof PlanChange.Split sp) {
+                // Not conditioned on the owner either: the shared row stays another tool's. The
+                // guard keeps this from removing a VIP that tool changed meanwhile; the spec's new
+                // row with these VIPs is inserted in this same transaction.
+                guard(sp.uuid());
+                writes.add(Operations.mutate("Load_Balancer").where(byUuid(sp.uuid()))
+                        .mutation(Mutation.delete("vips", sp.keys())));
             } else if (change instanceof PlanChange.MoveClaim m) {
                 // The former entry goes only if it still names the former owner; a map insert never
                 // overwrites, so a claim someone changed meanwhile stays theirs.

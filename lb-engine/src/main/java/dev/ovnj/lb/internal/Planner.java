@@ -238,13 +238,21 @@ public final class Planner {
                     Row existing = owned.get(d.rowName());
                     Row adopted = existing == null ? adopted(d) : null;
                     reportForeignNamesakes(d, adopted);
-                    if (adopted != null) {
+                    Set<String> shared = adopted == null ? Set.of() : splitKeys(adopted, d);
+                    if (adopted != null && shared.isEmpty()) {
                         changes.add(new PlanChange.Adopt(adopted.uuid(), d.rowName(), nameOf(adopted),
                                 Optional.ofNullable(idOf(adopted, DesiredRow.OWNER_KEY)), d.externalIds()));
                         claimOwner.ifPresent(to -> moveClaims(adopted, d, to));
                         existing = adopted;
                     }
-                    if (existing == null) {
+                    if (!shared.isEmpty()) {
+                        // A shared row (it serves VIPs of others too): the spec's VIPs leave it in
+                        // the transaction that creates the spec's own row with them.
+                        changes.add(new PlanChange.CreateRow(d));
+                        changes.add(new PlanChange.Split(adopted.uuid(), nameOf(adopted), d.rowName(), shared));
+                        guardAsRead(adopted);
+                        attachments(spec, d, null);
+                    } else if (existing == null) {
                         changes.add(new PlanChange.CreateRow(d));
                         attachments(spec, d, null);
                     } else {
@@ -356,6 +364,48 @@ public final class Planner {
                     }
                 }
             }
+        }
+
+        /**
+         * The keys a shared foreign row gives up to {@code d} (as the row spells them), or none when
+         * the row serves only VIPs of {@code d}, which is then adopted whole.
+         */
+        private static Set<String> splitKeys(Row row, DesiredRow d) {
+            if (!(row.get("vips") instanceof Map<?, ?> vips)) {
+                return Set.of();
+            }
+            Set<String> mine = new HashSet<>();
+            d.vips().keySet().forEach(k -> mine.add(normalized(k)));
+            Set<String> take = new TreeSet<>();
+            boolean others = false;
+            for (Object key : vips.keySet()) {
+                if (mine.contains(normalized(String.valueOf(key)))) {
+                    take.add(String.valueOf(key));
+                } else {
+                    others = true;
+                }
+            }
+            return others ? take : Set.of();
+        }
+
+        private static String normalized(String vip) {
+            try {
+                return Endpoint.normalize(vip);
+            } catch (IllegalArgumentException e) {
+                return vip;
+            }
+        }
+
+        /** Guards a row on its columns as this plan read them. */
+        private void guardAsRead(Row row) {
+            Map<String, Object> guard = new LinkedHashMap<>();
+            for (String c : GUARDED) {
+                guard.put(c, row.get(c));
+            }
+            if (guards.isEmpty()) {
+                guards = new LinkedHashMap<>();
+            }
+            guards.put(row.uuid(), guard);
         }
 
         /** The foreign row admission let this desired row adopt, if it is still there. */

@@ -72,6 +72,43 @@ public sealed interface PlanChange {
     }
 
     /**
+     * Take the spec's VIPs out of a row of another owner, or of none, that also serves VIPs the
+     * spec does not declare (an {@link dev.ovnj.lb.Adoption} covering it allowed it; Kube-OVN's
+     * per-VPC rows such as {@code vpc-NAME-tcp-load} are such rows): in the transaction that
+     * creates the spec's own row with those VIPs, so that no VIP is ever absent; the row keeps its
+     * UUID, its other VIPs and its references. Guarded on the row's columns as the plan read them.
+     *
+     * @param uuid the shared row
+     * @param formerName its name (it keeps it)
+     * @param rowName the spec's row the VIPs move to
+     * @param keys the VIP keys taken out, as the shared row spells them
+     */
+    record Split(UUID uuid, String formerName, String rowName, Set<String> keys) implements PlanChange {
+        /**
+         * Copies the set.
+         *
+         * @param uuid the shared row
+         * @param formerName its name
+         * @param rowName the spec's row the VIPs move to
+         * @param keys the VIP keys taken out
+         */
+        public Split {
+            keys = Set.copyOf(keys);
+        }
+
+        @Override
+        public String subject() {
+            return rowName;
+        }
+
+        @Override
+        public String toString() {
+            return "& split load balancer " + formerName + " (uuid " + uuid + "): " + String.join(", ", new java.util.TreeSet<>(keys))
+                    + " move to " + rowName;
+        }
+    }
+
+    /**
      * Move the claim of an adopted VIP's address ({@code ovnj.eip.<address>} in a router port's
      * {@code external_ids}) to the adopter's claim owner, in the adoption's transaction.
      *
