@@ -131,6 +131,11 @@ final class SchemaParser {
         return new ColumnSchema(column, type, ephemeral, mutable);
     }
 
+    /** Parses one column {@code <type>}, for {@link ColumnType#parse(String)}. */
+    static ColumnType parseColumnType(JsonNode json) {
+        return parseType("column type", json);
+    }
+
     private static ColumnType parseType(String where, JsonNode json) {
         if (json.isTextual()) {
             return new ColumnType(parseBaseType(where, json), Optional.empty(), 1, 1);
