@@ -28,7 +28,10 @@ import java.util.Objects;
  *       (gauge): the latest monitor reply's size and the rows in the cache.</li>
  * </ul>
  *
- * <p>Every meter carries the tags given here (e.g. {@code database=OVN_Northbound}).
+ * <p>Every meter carries a {@code database} tag, the client's database ({@code OVN_Northbound},
+ * {@code OVN_Southbound}), so that the meters of several clients bound to one registry stay apart
+ * and every meter of a name has the same tag keys (as Prometheus requires); a {@code database}
+ * tag given here replaces it. The other tags given here are added as they are.
  * The registry reads the client when it publishes; binding adds no work to the client.
  */
 public final class OvsdbClientMetrics implements MeterBinder {
@@ -49,6 +52,9 @@ public final class OvsdbClientMetrics implements MeterBinder {
             CounterDefinition.of("ovnj.client.cache.divergences", "cache audits that found the cache different from the server"
                     + " (each healed by a resync)", ClientStats::cacheDivergences));
 
+    /** The tag naming the client's database on every meter. */
+    public static final String DATABASE_TAG = "database";
+
     private final OvsdbClient client;
     private final Tags tags;
 
@@ -56,15 +62,15 @@ public final class OvsdbClientMetrics implements MeterBinder {
      * Binds a client's metrics.
      *
      * @param client the client
-     * @param tags tags added to every meter
+     * @param tags tags added to every meter, after {@code database=<the client's database>}
      */
     public OvsdbClientMetrics(OvsdbClient client, Iterable<Tag> tags) {
         this.client = Objects.requireNonNull(client, "client");
-        this.tags = Tags.of(tags);
+        this.tags = Tags.of(DATABASE_TAG, client.options().database()).and(tags);
     }
 
     /**
-     * Binds a client's metrics with no extra tags.
+     * Binds a client's metrics, tagged with its database only.
      *
      * @param client the client
      */

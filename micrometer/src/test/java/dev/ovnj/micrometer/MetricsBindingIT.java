@@ -21,7 +21,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.nio.file.Path;
+import dev.ovnj.testkit.Schemas;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The bindings against a real ovsdb-server: the meters move as the client and the engine work. */
 @OvsdbTest
@@ -33,7 +36,7 @@ class MetricsBindingIT {
         try (OvsdbClient client = OvsdbClient.builder().remotes(server.remote())
                      .monitor(LoadBalancerEngine.monitorRequest()).cacheAudit(Duration.ofMillis(100)).build();
              LoadBalancerEngine engine = LoadBalancerEngine.builder(client).build()) {
-            new OvsdbClientMetrics(client, Tags.of("database", "OVN_Northbound")).bindTo(registry);
+            new OvsdbClientMetrics(client).bindTo(registry);
             new LoadBalancerEngineMetrics(engine).bindTo(registry);
             engine.start();
             client.startAndWait(Duration.ofSeconds(20));
@@ -78,6 +81,38 @@ class MetricsBindingIT {
                     () -> registry.get("ovnj.engine.repairs").functionCounter().count() >= 1.0);
             Await.until(Duration.ofSeconds(20), "repair timed",
                     () -> registry.get("ovnj.engine.repair").timer().count() >= 1L);
+        }
+    }
+
+    @Test
+    void theMetersOfTwoDatabasesStayApartByTheirDatabaseTag(OvsdbServer server, @TempDir Path dir) {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (OvsdbServer sbServer = OvsdbServer.builder().schema(Schemas.ovnSouthbound(dir)).start();
+             OvsdbClient nb = OvsdbClient.builder().remotes(server.remote()).build();
+             OvsdbClient sb = OvsdbClient.builder().remotes(sbServer.remote()).database("OVN_Southbound").build()) {
+            new OvsdbClientMetrics(nb, Tags.of("cluster", "east")).bindTo(registry);
+            new OvsdbClientMetrics(sb, Tags.of("cluster", "east")).bindTo(registry);
+            nb.startAndWait(Duration.ofSeconds(20));
+
+            assertThat(registry.find("ovnj.client.connected").gauges()).hasSize(2);
+            assertThat(registry.get("ovnj.client.connected").tags("database", "OVN_Northbound", "cluster", "east").gauge().value())
+                    .isEqualTo(1.0);
+            // The Southbound client is not started: its gauge says so, apart from the Northbound's.
+            assertThat(registry.get("ovnj.client.connected").tags("database", "OVN_Southbound", "cluster", "east").gauge().value())
+                    .isZero();
+            assertThat(registry.get("ovnj.client.connects").tag("database", "OVN_Northbound").functionCounter().count()).isEqualTo(1.0);
+            assertThat(registry.get("ovnj.client.connects").tag("database", "OVN_Southbound").functionCounter().count()).isZero();
+        }
+    }
+
+    @Test
+    void aDatabaseTagGivenByTheCallerReplacesTheClientsOwn(OvsdbServer server) {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (OvsdbClient nb = OvsdbClient.builder().remotes(server.remote()).build()) {
+            new OvsdbClientMetrics(nb, Tags.of("database", "nb-east")).bindTo(registry);
+
+            assertThat(registry.get("ovnj.client.connected").tag("database", "nb-east").gauge().getId().getTags())
+                    .containsExactly(io.micrometer.core.instrument.Tag.of("database", "nb-east"));
         }
     }
 

@@ -22,8 +22,13 @@ import org.springframework.context.annotation.Configuration;
  * {@code ovnjNorthbound}, replicating what the engine needs, started without blocking the
  * application's start; it connects and reconnects in the background), a Southbound client when
  * {@code ovnj.southbound.remotes} is set, a started {@link LoadBalancerEngine}, their Micrometer
- * binders (bound by Spring Boot's metrics auto-configuration to every registry), and with
- * Actuator an {@link OvnjHealthIndicator}. Each bean backs off when the application defines its own.
+ * binders (bound by Spring Boot's metrics auto-configuration to every registry; the client meters
+ * of each database carry its {@code database} tag), and with Actuator an
+ * {@link OvnjHealthIndicator} (component {@code ovnj}) and, with a Southbound client, an
+ * {@link OvnjSouthboundHealthIndicator} (component {@code ovnjSouthbound}). Each bean backs off
+ * when the application defines its own (of the same name for the clients, their meters and the
+ * Southbound indicator; of the same type otherwise). Every {@code ovnj.*} property left unset
+ * keeps the library's default.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(OvnjProperties.class)
@@ -63,9 +68,21 @@ public class OvnjAutoConfiguration {
     public LoadBalancerEngine ovnjEngine(OvnjProperties properties, @Qualifier("ovnjNorthbound")
             OvsdbClient northbound, @Qualifier("ovnjSouthbound")
             ObjectProvider<OvsdbClient> southbound) {
-        LoadBalancerEngine.Builder b = LoadBalancerEngine.builder(northbound)
-                .requestTimeout(properties.getEngine().getRequestTimeout());
-        Optional.ofNullable(properties.getEngine().getLock()).filter(l -> !l.isBlank()).ifPresent(b::lock);
+        OvnjProperties.Engine engine = properties.getEngine();
+        LoadBalancerEngine.Builder b = LoadBalancerEngine.builder(northbound).requestTimeout(engine.getRequestTimeout());
+        Optional.ofNullable(engine.getLock()).filter(l -> !l.isBlank()).ifPresent(b::lock);
+        Optional.ofNullable(engine.getBatchWindow()).ifPresent(b::batchWindow);
+        Optional.ofNullable(engine.getEipPolicy()).ifPresent(b::eipPolicy);
+        Optional.ofNullable(engine.getOwnerLocks()).ifPresent(b::ownerLocks);
+        Optional.ofNullable(engine.getMaxOpsPerTransaction()).ifPresent(b::maxOpsPerTransaction);
+        Optional.ofNullable(engine.getMaxPendingRequests()).ifPresent(b::maxPendingRequests);
+        Optional.ofNullable(engine.getStallTimeout()).ifPresent(b::stallTimeout);
+        OvnjProperties.Backoff retry = engine.getRetryBackoff();
+        if (retry.getMin() != null || retry.getMax() != null) {
+            b.retryBackoff(Optional.ofNullable(retry.getMin()).orElse(OvnjProperties.DEFAULT_MIN_RETRY),
+                    Optional.ofNullable(retry.getMax()).orElse(OvnjProperties.DEFAULT_MAX_RETRY));
+        }
+        engine.deletionBudget().ifPresent(b::deletionBudget);
         OvsdbClient sb = southbound.getIfAvailable();
         if (sb != null) {
             b.southbound(sb);
@@ -74,13 +91,13 @@ public class OvnjAutoConfiguration {
     }
 
     /**
-     * The client's meters.
+     * The Northbound client's meters, tagged {@code database=OVN_Northbound}.
      *
      * @param northbound the Northbound client
      * @return its binder
      */
     @Bean
-    @ConditionalOnMissingBean
+    @ConditionalOnMissingBean(name = "ovnjClientMetrics")
     public OvsdbClientMetrics ovnjClientMetrics(@Qualifier("ovnjNorthbound")
             OvsdbClient northbound) {
         return new OvsdbClientMetrics(northbound);
@@ -99,7 +116,11 @@ public class OvnjAutoConfiguration {
         return new LoadBalancerEngineMetrics(engine);
     }
 
-    /** The Southbound client, only with {@code ovnj.southbound.remotes}. */
+    /**
+     * The Southbound client, only with {@code ovnj.southbound.remotes}, its meters (tagged
+     * {@code database=OVN_Southbound}) and, with Actuator, its health component
+     * {@code ovnjSouthbound}.
+     */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnProperty(prefix = "ovnj.southbound", name = "remotes")
     static class Southbound {
@@ -110,6 +131,12 @@ public class OvnjAutoConfiguration {
                     .monitor(LoadBalancerEngine.southboundMonitorRequest()).build();
             client.start();
             return client;
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(name = "ovnjSouthboundClientMetrics")
+        OvsdbClientMetrics ovnjSouthboundClientMetrics(@Qualifier("ovnjSouthbound") OvsdbClient southbound) {
+            return new OvsdbClientMetrics(southbound);
         }
     }
 
@@ -124,6 +151,13 @@ public class OvnjAutoConfiguration {
                 ObjectProvider<LoadBalancerEngine> engine) {
             return new OvnjHealthIndicator(northbound, engine.getIfAvailable(), properties.getEngine().getOwner());
         }
+
+        @Bean
+        @ConditionalOnProperty(prefix = "ovnj.southbound", name = "remotes")
+        @ConditionalOnMissingBean(name = "ovnjSouthboundHealthIndicator")
+        OvnjSouthboundHealthIndicator ovnjSouthboundHealthIndicator(@Qualifier("ovnjSouthbound") OvsdbClient southbound) {
+            return new OvnjSouthboundHealthIndicator(southbound);
+        }
     }
 
     /** A client of {@code database}; the properties were validated when bound ({@link OvnjProperties#validate}). */
@@ -131,6 +165,16 @@ public class OvnjAutoConfiguration {
         OvsdbClient.Builder b = OvsdbClient.builder().database(database).remotes(db.getRemotes());
         if (db.getPrivateKey() != null) {
             b.tls(new TlsConfig(db.getPrivateKey(), db.getCertificate(), db.getCaCert()));
+        }
+        Optional.ofNullable(db.getLeaderOnly()).ifPresent(b::leaderOnly);
+        Optional.ofNullable(db.getProbeInterval()).ifPresent(b::probeInterval);
+        Optional.ofNullable(db.getConnectTimeout()).ifPresent(b::connectTimeout);
+        Optional.ofNullable(db.getRequestTimeout()).ifPresent(b::requestTimeout);
+        Optional.ofNullable(db.getCacheAudit()).ifPresent(b::cacheAudit);
+        OvnjProperties.Backoff backoff = db.getReconnectBackoff();
+        if (backoff.getMin() != null || backoff.getMax() != null) {
+            b.backoff(Optional.ofNullable(backoff.getMin()).orElse(OvnjProperties.DEFAULT_MIN_BACKOFF),
+                    Optional.ofNullable(backoff.getMax()).orElse(OvnjProperties.DEFAULT_MAX_BACKOFF));
         }
         return b;
     }

@@ -51,11 +51,32 @@ public class OvnjPropertiesFailureAnalyzer extends AbstractFailureAnalyzer<BindE
             p.put("ovnj." + db + ".private-key", pem);
             p.put("ovnj." + db + ".certificate", pem);
             p.put("ovnj." + db + ".ca-cert", pem);
+            p.put("ovnj." + db + ".leader-only", "true (only a cluster's leader, the default) or false (any member or relay)");
+            p.put("ovnj." + db + ".probe-interval", "a duration, 0 to disable the inactivity probe (default 5s)");
+            p.put("ovnj." + db + ".connect-timeout", "a positive duration (default 5s)");
+            p.put("ovnj." + db + ".request-timeout", "a positive duration (default 30s)");
+            p.put("ovnj." + db + ".cache-audit", "a duration of at least 1ms, 0 to disable the cache audit (default 5m)");
+            p.put("ovnj." + db + ".reconnect-backoff.min", "a duration, 0 or more and not above reconnect-backoff.max"
+                    + " (default 100ms; max's default is 8s)");
+            p.put("ovnj." + db + ".reconnect-backoff.max", "a duration not below reconnect-backoff.min (default 8s; min's"
+                    + " default is 100ms)");
         }
         p.put("ovnj.engine.enabled", "true or false");
         p.put("ovnj.engine.owner", "any owner name (the health indicator counts that owner's load balancers)");
         p.put("ovnj.engine.lock", "an OVSDB lock name: a letter or _, then letters, digits or _");
         p.put("ovnj.engine.request-timeout", "a positive duration, such as 30s, 500ms or PT30S");
+        p.put("ovnj.engine.batch-window", "a duration, 0 or more (default 0: a change is written at once)");
+        p.put("ovnj.engine.eip-policy", "warn (default) or reject");
+        p.put("ovnj.engine.owner-locks", "true (default) or false");
+        p.put("ovnj.engine.max-ops-per-transaction", "a whole number, at least 1 (default 1000)");
+        p.put("ovnj.engine.max-pending-requests", "a whole number, at least 1 (default 10000)");
+        p.put("ovnj.engine.stall-timeout", "a positive duration (default 10s)");
+        p.put("ovnj.engine.retry-backoff.min", "a duration, 0 or more and not above retry-backoff.max (default 20ms;"
+                + " max's default is 2s)");
+        p.put("ovnj.engine.retry-backoff.max", "a duration not below retry-backoff.min (default 2s; min's default is 20ms)");
+        p.put("ovnj.engine.deletion-budget.share", "a fraction of the owner's rows from 0 to 1 (default 0.5)");
+        p.put("ovnj.engine.deletion-budget.min-rows", "a whole number, 0 or more (default 5)");
+        p.put("ovnj.engine.deletion-budget.unlimited", "true (no budget, then without share and min-rows) or false (default)");
         return Map.copyOf(p);
     }
 

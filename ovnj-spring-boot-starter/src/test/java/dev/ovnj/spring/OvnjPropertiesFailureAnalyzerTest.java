@@ -65,6 +65,34 @@ class OvnjPropertiesFailureAnalyzerTest {
     }
 
     @Test
+    void theControllerSettingsAreValidatedAndNamedToo() {
+        Analysis share = failure("ovnj.northbound.remotes=tcp:127.0.0.1:6641", "ovnj.engine.deletion-budget.share=1.5");
+        assertThat(share.description()).startsWith("ovnj.engine.deletion-budget.share = '1.5'").contains("must be between 0 and 1")
+                .doesNotContain("deletionBudget");
+        assertThat(share.action()).isEqualTo("Set ovnj.engine.deletion-budget.share to a fraction of the owner's rows from 0 to 1"
+                + " (default 0.5).");
+
+        Analysis backoff = failure("ovnj.northbound.remotes=tcp:127.0.0.1:6641", "ovnj.northbound.reconnect-backoff.min=10s",
+                "ovnj.northbound.reconnect-backoff.max=1s");
+        assertThat(backoff.description()).startsWith("ovnj.northbound.reconnect-backoff.max = '1s'")
+                .contains("min (PT10S) must not exceed max (PT1S)");
+        assertThat(backoff.action()).startsWith("Set ovnj.northbound.reconnect-backoff.max to a duration not below reconnect-backoff.min");
+
+        Analysis probe = failure("ovnj.northbound.remotes=tcp:127.0.0.1:6641", "ovnj.southbound.remotes=tcp:127.0.0.1:6642",
+                "ovnj.southbound.probe-interval=-1s");
+        assertThat(probe.description()).startsWith("ovnj.southbound.probe-interval = '-1s'").contains("must not be negative");
+
+        Analysis eip = failure("ovnj.northbound.remotes=tcp:127.0.0.1:6641", "ovnj.engine.eip-policy=maybe");
+        assertThat(eip.description()).startsWith("ovnj.engine.eip-policy = 'maybe'").contains("is not valid");
+        assertThat(eip.action()).isEqualTo("Set ovnj.engine.eip-policy to warn (default) or reject.");
+
+        Analysis ops = failure("ovnj.northbound.remotes=tcp:127.0.0.1:6641", "ovnj.engine.max-ops-per-transaction=0",
+                "ovnj.engine.stall-timeout=0s");
+        assertThat(ops.description()).contains("ovnj.engine.max-ops-per-transaction = '0'").contains("must be at least 1")
+                .contains("ovnj.engine.stall-timeout = '0s'").contains("must be positive");
+    }
+
+    @Test
     void anUnknownKeyIsNamedWithTheNearestPropertyAndTheListOfThemAll() {
         // Without remotes the auto-configuration is off; before issue 45 this started without ovnj and without a word.
         Analysis remote = failure("ovnj.northbound.remote=tcp:127.0.0.1:6641");
@@ -84,17 +112,24 @@ class OvnjPropertiesFailureAnalyzerTest {
     @Test
     void theAnalyzerKnowsEveryPropertyOvnjPropertiesBinds() {
         Set<String> bound = new TreeSet<>();
-        for (PropertyDescriptor group : BeanUtils.getPropertyDescriptors(OvnjProperties.class)) {
-            if (group.getReadMethod() != null && group.getReadMethod().getDeclaringClass() == OvnjProperties.class) {
-                for (PropertyDescriptor p : BeanUtils.getPropertyDescriptors(group.getPropertyType())) {
-                    if (p.getWriteMethod() != null) {
-                        bound.add("ovnj." + group.getName() + "." + DataObjectPropertyName.toDashedForm(p.getName()));
-                    }
-                }
+        collect("ovnj", OvnjProperties.class, bound);
+        assertThat(bound).hasSize(37).contains("ovnj.northbound.reconnect-backoff.max", "ovnj.engine.deletion-budget.share");
+        assertThat(OvnjPropertiesFailureAnalyzer.PROPERTIES.keySet()).containsExactlyInAnyOrderElementsOf(bound);
+    }
+
+    /** The properties a type binds: its setters, and the groups its read-only getters of ovnj's own nested types open. */
+    private static void collect(String prefix, Class<?> type, Set<String> bound) {
+        for (PropertyDescriptor p : BeanUtils.getPropertyDescriptors(type)) {
+            if (p.getReadMethod() == null || p.getReadMethod().getDeclaringClass() == Object.class) {
+                continue;
+            }
+            String name = prefix + "." + DataObjectPropertyName.toDashedForm(p.getName());
+            if (p.getWriteMethod() != null) {
+                bound.add(name);
+            } else if (p.getPropertyType().getEnclosingClass() == OvnjProperties.class) {
+                collect(name, p.getPropertyType(), bound);
             }
         }
-        assertThat(bound).hasSizeGreaterThan(10);
-        assertThat(OvnjPropertiesFailureAnalyzer.PROPERTIES.keySet()).containsExactlyInAnyOrderElementsOf(bound);
     }
 
     /** Starts the sample, which must fail; returns the failure analysis Spring Boot printed. */

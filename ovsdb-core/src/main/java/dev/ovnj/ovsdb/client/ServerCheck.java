@@ -44,7 +44,7 @@ record ServerCheck(boolean found, ServerModel model, boolean connected, boolean 
 
     static ServerCheck fromUpdates2(JsonNode tableUpdates, String database, ServerCheck previous) {
         JsonNode rows = tableUpdates.path("Database");
-        Iterator<Map.Entry<String, JsonNode>> it = rows.fields();
+        Iterator<Map.Entry<String, JsonNode>> it = rows.properties().iterator();
         ServerCheck result = previous;
         while (it.hasNext()) {
             JsonNode change = it.next().getValue();

@@ -90,10 +90,28 @@ record ColumnBinding(ColumnSchema schema, String accessor, String constant,
         ColumnType type = schema.type();
         String name = JavaStrings.literal(schema.name());
         String key = mapping(type.key(), keyEnum);
+        String constraints = constrains(type) ? ", ColumnType.parse(" + JavaStrings.literal(type.toJson().toString()) + ")" : "";
         if (type.isMap()) {
-            return "MapColumn.of(" + name + ", " + key + ", " + mapping(type.value().get(), valueEnum) + ")";
+            return "MapColumn.of(" + name + ", " + key + ", " + mapping(type.value().get(), valueEnum) + constraints + ")";
         }
-        return columnClass(type) + ".of(" + name + ", " + key + ")";
+        return columnClass(type) + ".of(" + name + ", " + key + constraints + ")";
+    }
+
+    /**
+     * Whether the schema type constrains values beyond the Java type: ranges, lengths or enums of
+     * its atoms, or bounds on the elements of a set or map (an optional or scalar column's bounds
+     * are its Java type's). References' target tables are not constraints on the value.
+     */
+    private static boolean constrains(ColumnType type) {
+        boolean bounded = !type.isScalar() && !type.isOptional() && (type.min() > 0 || type.max() != ColumnType.UNLIMITED);
+        return bounded || constrains(type.key()) || type.value().map(ColumnBinding::constrains).orElse(false);
+    }
+
+    private static boolean constrains(BaseType base) {
+        return base.enumValues().isPresent()
+                || base.minInteger() != Long.MIN_VALUE || base.maxInteger() != Long.MAX_VALUE
+                || base.minReal() != -Double.MAX_VALUE || base.maxReal() != Double.MAX_VALUE
+                || base.minLength() != 0 || base.maxLength() != Long.MAX_VALUE;
     }
 
     /**

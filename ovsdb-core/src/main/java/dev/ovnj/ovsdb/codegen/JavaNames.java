@@ -24,7 +24,7 @@ final class JavaNames {
 
     // Methods of Object, of TypedRow and of the Immutables builder, which a column must not shadow.
     private static final Set<String> RESERVED_MEMBERS = Set.of(
-            "uuid", "version", "tableModel", "toColumns", "builder", "fromRow", "from", "build",
+            "uuid", "version", "tableModel", "toColumns", "checkConstraints", "builder", "fromRow", "from", "build",
             "hashCode", "equals", "toString", "getClass", "notify", "notifyAll", "wait", "clone", "finalize");
 
     // Constants the generated types declare besides the column constants.

@@ -17,7 +17,7 @@ import java.util.Set;
 final class TableSource {
 
     private static final List<String> IMPORTS = List.of(
-            "dev.ovnj.ovsdb.data.Row", "dev.ovnj.ovsdb.schema.TableSchema", "dev.ovnj.ovsdb.typed.AtomMapping",
+            "dev.ovnj.ovsdb.data.Row", "dev.ovnj.ovsdb.schema.ColumnType", "dev.ovnj.ovsdb.schema.TableSchema", "dev.ovnj.ovsdb.typed.AtomMapping",
             "dev.ovnj.ovsdb.typed.MapColumn", "dev.ovnj.ovsdb.typed.OptionalColumn",
             "dev.ovnj.ovsdb.typed.ScalarColumn", "dev.ovnj.ovsdb.typed.SetColumn",
             "dev.ovnj.ovsdb.typed.TableModel", "dev.ovnj.ovsdb.typed.TypedRow",
@@ -110,6 +110,7 @@ final class TableSource {
             accessor(out, column);
         }
         tableModel(out);
+        checkConstraints(out);
         toColumns(out);
         builder(out);
         fromRow(out);
@@ -166,6 +167,25 @@ final class TableSource {
         out.line("@Override");
         out.open("default TableModel<" + typeName + "> tableModel() {");
         out.line("return TABLE;");
+        out.close("}");
+    }
+
+    private void checkConstraints(SourceWriter out) {
+        out.blank();
+        out.javadoc("Checks, when a row is built, that its values satisfy the schema's constraints (ranges, string",
+                "lengths, enums, numbers of elements), so that a bad value fails at {@code build()} with a",
+                "{@link dev.ovnj.ovsdb.data.ValueConstraintException} naming the table, the column, the value and the",
+                "constraint, rather than when the row is added to a transaction. Not for a row that carries a",
+                "{@code _uuid} or {@code _version} (one read from a server, or copied from one): a newer server's",
+                "schema may admit more than this model's, and reading must never fail on a value the server",
+                "accepted; such a row is checked when it is written, by the transaction.",
+                "",
+                "@see TableModel#checkConstraints(TypedRow)");
+        out.line("@Value.Check");
+        out.open("default void checkConstraints() {");
+        out.open("if (uuid().isEmpty() && version().isEmpty()) {");
+        out.line("TABLE.checkConstraints(this);");
+        out.close("}");
         out.close("}");
     }
 

@@ -61,7 +61,7 @@ final class PackedJson {
      */
     static Columns read(TableSchema table, ObjectNode row, boolean partial) {
         Columns columns = new Columns(table.columns().size());
-        for (Iterator<Map.Entry<String, JsonNode>> it = row.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = row.properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> field = it.next();
             int index = table.columnIndex(field.getKey());
             ColumnType type = table.columns().get(index).type();

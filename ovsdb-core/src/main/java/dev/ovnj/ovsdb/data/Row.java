@@ -422,7 +422,7 @@ public final class Row {
     public Row applyDiff(ObjectNode diff, Interner.Table sharing) {
         // Only the columns in the diff are decoded and packed again; the others keep their bytes.
         Object[] changed = new Object[table.columns().size()];
-        for (Iterator<Map.Entry<String, JsonNode>> it = diff.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = diff.properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> field = it.next();
             int index = table.columnIndex(field.getKey());
             ColumnType type = table.columns().get(index).type();

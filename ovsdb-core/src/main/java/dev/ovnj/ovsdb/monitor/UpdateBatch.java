@@ -40,7 +40,7 @@ public record UpdateBatch(List<RowUpdate> updates, Optional<String> lastTxnId) {
     public static UpdateBatch fromUpdates2(JsonNode json, Optional<String> lastTxnId) {
         List<RowUpdate> out = new ArrayList<>();
         forEachRow(json, (table, uuid, change) -> {
-            Iterator<Map.Entry<String, JsonNode>> f = change.fields();
+            Iterator<Map.Entry<String, JsonNode>> f = change.properties().iterator();
             if (!f.hasNext()) {
                 throw new MonitorProtocolException("empty row-update2 for " + table + " " + uuid);
             }
@@ -100,13 +100,13 @@ public record UpdateBatch(List<RowUpdate> updates, Optional<String> lastTxnId) {
         if (!json.isObject()) {
             throw new MonitorProtocolException("table-updates is not an object: " + abbreviate(json));
         }
-        Iterator<Map.Entry<String, JsonNode>> tables = json.fields();
+        Iterator<Map.Entry<String, JsonNode>> tables = json.properties().iterator();
         while (tables.hasNext()) {
             Map.Entry<String, JsonNode> t = tables.next();
             if (!t.getValue().isObject()) {
                 throw new MonitorProtocolException("table-update for " + t.getKey() + " is not an object");
             }
-            Iterator<Map.Entry<String, JsonNode>> rows = t.getValue().fields();
+            Iterator<Map.Entry<String, JsonNode>> rows = t.getValue().properties().iterator();
             while (rows.hasNext()) {
                 Map.Entry<String, JsonNode> r = rows.next();
                 UUID uuid = rowKey(t.getKey(), r.getKey());

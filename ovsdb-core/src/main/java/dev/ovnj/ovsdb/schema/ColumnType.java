@@ -1,6 +1,8 @@
 package dev.ovnj.ovsdb.schema;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Objects;
@@ -20,6 +22,9 @@ public record ColumnType(BaseType key, Optional<BaseType> value, long min, long 
     /** The {@link #max()} of a column whose number of elements is unbounded. */
     public static final long UNLIMITED = Long.MAX_VALUE;
 
+    // Thread-safe once configured; one for the dozens of typed columns parsed at class initialization.
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     /**
      * Validates the bounds.
      *
@@ -33,6 +38,23 @@ public record ColumnType(BaseType key, Optional<BaseType> value, long min, long 
         Objects.requireNonNull(value, "value");
         if (min < 0 || max < 1 || min > max) {
             throw new IllegalArgumentException("invalid element bounds min " + min + " max " + max);
+        }
+    }
+
+    /**
+     * Parses a column {@code <type>} as written in a schema, e.g.
+     * {@code {"key":{"type":"integer","minInteger":0,"maxInteger":32767}}}; the generated model
+     * types use it to carry their columns' constraints.
+     *
+     * @param json the type's JSON text
+     * @return the column type
+     * @throws SchemaParseException if the text is not JSON or not a valid column type
+     */
+    public static ColumnType parse(String json) {
+        try {
+            return SchemaParser.parseColumnType(JSON.readTree(json));
+        } catch (JsonProcessingException e) {
+            throw new SchemaParseException("column type", "not valid JSON: " + e.getOriginalMessage());
         }
     }
 

@@ -42,7 +42,7 @@ final class SchemaParser {
             throw new SchemaParseException("", "\"tables\" must be an object");
         }
         Map<String, TableSchema> tables = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = tablesJson.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = tablesJson.properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();
             tables.put(entry.getKey(), parseTable(entry.getKey(), entry.getValue()));
         }
@@ -62,7 +62,7 @@ final class SchemaParser {
             throw new SchemaParseException(table, "\"columns\" must be a non-empty object");
         }
         List<ColumnSchema> columns = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = columnsJson.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = columnsJson.properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();
             columns.add(parseColumn(table, entry.getKey(), entry.getValue()));
         }
@@ -129,6 +129,11 @@ final class SchemaParser {
         boolean ephemeral = optionalBoolean(json, "ephemeral", false, where);
         boolean mutable = optionalBoolean(json, "mutable", true, where);
         return new ColumnSchema(column, type, ephemeral, mutable);
+    }
+
+    /** Parses one column {@code <type>}, for {@link ColumnType#parse(String)}. */
+    static ColumnType parseColumnType(JsonNode json) {
+        return parseType("column type", json);
     }
 
     private static ColumnType parseType(String where, JsonNode json) {

@@ -7,8 +7,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ovnj.ovsdb.data.Row;
 import dev.ovnj.ovsdb.data.NamedUuid;
 import dev.ovnj.ovsdb.schema.AtomicType;
+import dev.ovnj.ovsdb.schema.BaseType;
+import dev.ovnj.ovsdb.schema.ColumnSchema;
 import dev.ovnj.ovsdb.schema.ColumnType;
 import dev.ovnj.ovsdb.schema.DatabaseSchema;
+import dev.ovnj.ovsdb.schema.RefType;
 import dev.ovnj.ovsdb.schema.TableSchema;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -253,7 +256,89 @@ public final class Transaction {
                             + ") refers to uuid-name " + referenced + " that no insert of this transaction declares");
                 }
             }
+            refuseUnreferencedInserts();
             return new Transaction(schema, operations, encoded);
+        }
+
+        /**
+         * Refuses an insert into a non-root table that no operation of the transaction refers to.
+         * ovsdb-server deletes such a row when the transaction commits (RFC 7047 section 3.1,
+         * {@code isRoot}: a row of a non-root table lives only while a strong reference holds it),
+         * yet the transaction succeeds and returns the row's UUID: the caller would believe in a
+         * row that never existed. Refused rather than warned: no caller wants that outcome, and
+         * the fix (the referring insert, update or mutate in the same transaction) is known here.
+         * A reference counts in any insert, update or mutate value, the conservative reading.
+         */
+        private void refuseUnreferencedInserts() {
+            List<Integer> candidates = new ArrayList<>();
+            for (int i = 0; i < operations.size(); i++) {
+                if (operations.get(i) instanceof Insert insert && !schema.isRootTable(insert.table())) {
+                    candidates.add(i);
+                }
+            }
+            if (candidates.isEmpty()) {
+                return;
+            }
+            Set<Object> references = new HashSet<>();
+            for (Operation operation : operations) {
+                List<Object> values = new ArrayList<>();
+                if (operation instanceof Insert insert) {
+                    addUuidValues(insert.table(), insert.row(), values);
+                } else if (operation instanceof Update update) {
+                    addUuidValues(update.table(), update.row(), values);
+                } else if (operation instanceof Mutate mutate) {
+                    for (Mutation mutation : mutate.mutations()) {
+                        if (holdsUuids(mutate.table(), mutation.column())) {
+                            values.add(mutation.value());
+                        }
+                    }
+                }
+                for (Object value : values) {
+                    collectReferences(value, references);
+                }
+            }
+            for (int i : candidates) {
+                Insert insert = (Insert) operations.get(i);
+                boolean referenced = insert.uuidName().map(name -> references.contains(new NamedUuid(name))).orElse(false)
+                        || insert.uuid().map(references::contains).orElse(false);
+                if (!referenced) {
+                    throw new IllegalArgumentException("operation " + i + " (" + insert.summary() + ") inserts into "
+                            + insert.table() + ", which is not a root table, a row that no operation of this transaction"
+                            + " refers to: ovsdb-server would delete it when the transaction commits (RFC 7047 isRoot)"
+                            + " and still return its UUID. Give the insert a uuid-name and refer to it in the same"
+                            + " transaction from " + referrers(insert.table()));
+                }
+            }
+        }
+
+        /** The columns whose strong references keep rows of {@code table}, for the message. */
+        private String referrers(String table) {
+            List<String> columns = new ArrayList<>();
+            for (TableSchema t : schema.tables().values()) {
+                for (ColumnSchema column : t.columns()) {
+                    ColumnType type = column.type();
+                    if (strongTo(type.key(), table) || type.value().map(v -> strongTo(v, table)).orElse(false)) {
+                        columns.add(t.name() + "." + column.name());
+                    }
+                }
+            }
+            return columns.isEmpty() ? "a column that references it" : "a column that references it: "
+                    + String.join(", ", new TreeSet<>(columns));
+        }
+
+        private static boolean strongTo(BaseType base, String table) {
+            return base.refTable().filter(table::equals).isPresent() && base.refType() == RefType.STRONG;
+        }
+
+        private static void collectReferences(Object value, Set<Object> references) {
+            if (value instanceof Collection<?> elements) {
+                references.addAll(elements);
+            } else if (value instanceof Map<?, ?> map) {
+                references.addAll(map.keySet());
+                references.addAll(map.values());
+            } else {
+                references.add(value);
+            }
         }
 
         /**

@@ -1,6 +1,7 @@
 package dev.ovnj.ovsdb.typed;
 
 import dev.ovnj.ovsdb.data.Row;
+import dev.ovnj.ovsdb.data.ValueChecker;
 import dev.ovnj.ovsdb.schema.ColumnSchema;
 import dev.ovnj.ovsdb.schema.ColumnType;
 import dev.ovnj.ovsdb.tx.Condition;
@@ -17,9 +18,38 @@ import java.util.Optional;
 public abstract sealed class Column<T> permits ScalarColumn, OptionalColumn, SetColumn, MapColumn {
 
     private final String name;
+    private final Optional<ColumnType> schemaType;
 
-    Column(String name) {
+    Column(String name, ColumnType schemaType) {
         this.name = Objects.requireNonNull(name, "name");
+        this.schemaType = Optional.ofNullable(schemaType);
+    }
+
+    /**
+     * Returns the column's type in the schema the model was generated from, when it constrains
+     * values beyond what the Java type says: integer or real ranges, string lengths, enums, or
+     * the number of elements of a set or map. {@link #check} enforces it.
+     *
+     * @return the constraining schema type, or empty when the Java type says it all
+     */
+    public Optional<ColumnType> schemaType() {
+        return schemaType;
+    }
+
+    /**
+     * Checks a value against the constraints of {@link #schemaType()}; does nothing when there
+     * are none.
+     *
+     * @param table the table name, for the message
+     * @param value the typed value
+     * @throws dev.ovnj.ovsdb.data.ValueConstraintException naming the table, the column, the value
+     *     and the constraint it breaks, e.g. {@code ACL.priority: 70000 is greater than maximum
+     *     allowed value 32767}
+     */
+    public void check(String table, T value) {
+        if (schemaType.isPresent()) {
+            ValueChecker.check(table, name, schemaType.get(), toUntyped(value));
+        }
     }
 
     /**

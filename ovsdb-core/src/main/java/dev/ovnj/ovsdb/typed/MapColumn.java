@@ -20,8 +20,8 @@ public final class MapColumn<K, V> extends Column<Map<K, V>> {
     private final AtomMapping<K> key;
     private final AtomMapping<V> value;
 
-    private MapColumn(String name, AtomMapping<K> key, AtomMapping<V> value) {
-        super(name);
+    private MapColumn(String name, AtomMapping<K> key, AtomMapping<V> value, ColumnType schemaType) {
+        super(name, schemaType);
         this.key = Objects.requireNonNull(key, "key");
         this.value = Objects.requireNonNull(value, "value");
     }
@@ -37,7 +37,24 @@ public final class MapColumn<K, V> extends Column<Map<K, V>> {
      * @return the column
      */
     public static <K, V> MapColumn<K, V> of(String name, AtomMapping<K> key, AtomMapping<V> value) {
-        return new MapColumn<>(name, key, value);
+        return new MapColumn<>(name, key, value, null);
+    }
+
+    /**
+     * Returns a map column whose values must also satisfy a schema type's constraints, see
+     * {@link #check}.
+     *
+     * @param name the column name
+     * @param key the mapping of its keys
+     * @param value the mapping of its values
+     * @param schemaType the column's type in the schema, whose constraints {@link #check} enforces
+     * @param <K> the typed key
+     * @param <V> the typed value
+     * @return the column
+     */
+    public static <K, V> MapColumn<K, V> of(String name, AtomMapping<K> key, AtomMapping<V> value,
+                                            ColumnType schemaType) {
+        return new MapColumn<>(name, key, value, Objects.requireNonNull(schemaType, "schemaType"));
     }
 
     AtomMapping<V> valueMapping() {

@@ -16,8 +16,8 @@ public final class OptionalColumn<T> extends Column<Optional<T>> {
 
     private final AtomMapping<T> atom;
 
-    private OptionalColumn(String name, AtomMapping<T> atom) {
-        super(name);
+    private OptionalColumn(String name, AtomMapping<T> atom, ColumnType schemaType) {
+        super(name, schemaType);
         this.atom = Objects.requireNonNull(atom, "atom");
     }
 
@@ -30,7 +30,21 @@ public final class OptionalColumn<T> extends Column<Optional<T>> {
      * @return the column
      */
     public static <T> OptionalColumn<T> of(String name, AtomMapping<T> atom) {
-        return new OptionalColumn<>(name, atom);
+        return new OptionalColumn<>(name, atom, null);
+    }
+
+    /**
+     * Returns an optional column whose values must also satisfy a schema type's constraints, see
+     * {@link #check}.
+     *
+     * @param name the column name
+     * @param atom the mapping of its atom
+     * @param schemaType the column's type in the schema, whose constraints {@link #check} enforces
+     * @param <T> the typed atom
+     * @return the column
+     */
+    public static <T> OptionalColumn<T> of(String name, AtomMapping<T> atom, ColumnType schemaType) {
+        return new OptionalColumn<>(name, atom, Objects.requireNonNull(schemaType, "schemaType"));
     }
 
     AtomMapping<T> atomMapping() {

@@ -12,8 +12,8 @@ public final class ScalarColumn<T> extends Column<T> {
 
     private final AtomMapping<T> atom;
 
-    private ScalarColumn(String name, AtomMapping<T> atom) {
-        super(name);
+    private ScalarColumn(String name, AtomMapping<T> atom, ColumnType schemaType) {
+        super(name, schemaType);
         this.atom = Objects.requireNonNull(atom, "atom");
     }
 
@@ -26,7 +26,21 @@ public final class ScalarColumn<T> extends Column<T> {
      * @return the column
      */
     public static <T> ScalarColumn<T> of(String name, AtomMapping<T> atom) {
-        return new ScalarColumn<>(name, atom);
+        return new ScalarColumn<>(name, atom, null);
+    }
+
+    /**
+     * Returns a scalar column whose values must also satisfy a schema type's constraints, see
+     * {@link #check}.
+     *
+     * @param name the column name
+     * @param atom the mapping of its atom
+     * @param schemaType the column's type in the schema, whose constraints {@link #check} enforces
+     * @param <T> the typed atom
+     * @return the column
+     */
+    public static <T> ScalarColumn<T> of(String name, AtomMapping<T> atom, ColumnType schemaType) {
+        return new ScalarColumn<>(name, atom, Objects.requireNonNull(schemaType, "schemaType"));
     }
 
     AtomMapping<T> atomMapping() {

@@ -19,8 +19,8 @@ public final class SetColumn<E> extends Column<Set<E>> {
 
     private final AtomMapping<E> element;
 
-    private SetColumn(String name, AtomMapping<E> element) {
-        super(name);
+    private SetColumn(String name, AtomMapping<E> element, ColumnType schemaType) {
+        super(name, schemaType);
         this.element = Objects.requireNonNull(element, "element");
     }
 
@@ -33,7 +33,21 @@ public final class SetColumn<E> extends Column<Set<E>> {
      * @return the column
      */
     public static <E> SetColumn<E> of(String name, AtomMapping<E> element) {
-        return new SetColumn<>(name, element);
+        return new SetColumn<>(name, element, null);
+    }
+
+    /**
+     * Returns a set column whose values must also satisfy a schema type's constraints, see
+     * {@link #check}.
+     *
+     * @param name the column name
+     * @param element the mapping of its elements
+     * @param schemaType the column's type in the schema, whose constraints {@link #check} enforces
+     * @param <E> the typed element
+     * @return the column
+     */
+    public static <E> SetColumn<E> of(String name, AtomMapping<E> element, ColumnType schemaType) {
+        return new SetColumn<>(name, element, Objects.requireNonNull(schemaType, "schemaType"));
     }
 
     AtomMapping<E> elementMapping() {

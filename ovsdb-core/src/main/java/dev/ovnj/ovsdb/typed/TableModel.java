@@ -1,6 +1,7 @@
 package dev.ovnj.ovsdb.typed;
 
 import dev.ovnj.ovsdb.data.Row;
+import dev.ovnj.ovsdb.data.ValueChecker;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -92,6 +93,28 @@ public final class TableModel<T extends TypedRow> {
      */
     public Map<String, Object> toColumns(T value) {
         return value.toColumns();
+    }
+
+    /**
+     * Checks every column of a row against the constraints of the schema the model was generated
+     * from ({@link Column#schemaType()}): integer and real ranges, string lengths, enums and the
+     * number of elements of sets and maps. The generated types call it when a row is built, so
+     * that {@code Acl.builder().priority(70000)...build()} fails there, naming the table, the
+     * column, the value and the constraint, rather than when the row is added to a transaction.
+     *
+     * @param row the row
+     * @throws dev.ovnj.ovsdb.data.ValueConstraintException for the first column that breaks a
+     *     constraint, e.g. {@code ACL.priority: 70000 is greater than maximum allowed value 32767}
+     */
+    public void checkConstraints(TypedRow row) {
+        Map<String, Object> values = null;
+        for (Column<?> column : columns) {
+            if (column.schemaType().isPresent()) {
+                values = values == null ? row.toColumns() : values;
+                ValueChecker.check(name, column.name(), column.schemaType().get(),
+                        values.get(column.name()));
+            }
+        }
     }
 
     @Override

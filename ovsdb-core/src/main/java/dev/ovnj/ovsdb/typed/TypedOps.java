@@ -91,6 +91,22 @@ public final class TypedOps {
     }
 
     /**
+     * Returns the mutate of the rows of a table that satisfy every condition, without naming the
+     * table in a string; add the mutations with {@link Mutate#mutation}, e.g.
+     * <pre>{@code
+     * TypedOps.mutate(LogicalRouter.TABLE, LogicalRouter.NAME.eq("r1"))
+     *         .mutation(LogicalRouter.LOAD_BALANCER.insert(lbUuid))
+     * }</pre>
+     *
+     * @param table the table
+     * @param where the conditions; none mutates every row
+     * @return the mutate, without mutations yet
+     */
+    public static Mutate mutate(TableModel<?> table, Condition... where) {
+        return Operations.mutate(table.name()).where(where);
+    }
+
+    /**
      * Returns the delete of the rows of a table that satisfy every condition.
      *
      * @param table the table

@@ -52,7 +52,7 @@ public final class JsonNodeWriter {
         switch (node.getNodeType()) {
             case OBJECT -> {
                 g.writeStartObject();
-                for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
                     Map.Entry<String, JsonNode> field = it.next();
                     g.writeFieldName(field.getKey());
                     write(g, field.getValue());

@@ -226,7 +226,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcMessage> {
             throw OvsdbError.syntax(monitorId, "duplicate monitor ID");
         }
         Map<String, Monitor.TableMonitor> tables = new LinkedHashMap<>();
-        for (var it = requests.fields(); it.hasNext();) {
+        for (var it = requests.properties().iterator(); it.hasNext();) {
             var e = it.next();
             TableSchema t = db.schema().findTable(e.getKey()).orElse(null);
             if (t == null) {
@@ -345,7 +345,7 @@ final class ConnectionHandler extends SimpleChannelInboundHandler<RpcMessage> {
             throw new OvsdbError("syntax error", "monitor-cond-change-requests must be object");
         }
         Map<String, Where> newConditions = new HashMap<>();
-        for (var it = requests.fields(); it.hasNext();) {
+        for (var it = requests.properties().iterator(); it.hasNext();) {
             var e = it.next();
             TableSchema t = m.db.schema().findTable(e.getKey()).orElse(null);
             if (t == null) {

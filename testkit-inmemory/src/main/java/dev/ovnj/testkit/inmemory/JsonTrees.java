@@ -50,7 +50,7 @@ final class JsonTrees {
     private static JsonNode sortKeys(JsonNode json) {
         if (json.isObject()) {
             TreeMap<String, JsonNode> sorted = new TreeMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = json.fields(); it.hasNext();) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = json.properties().iterator(); it.hasNext();) {
                 Map.Entry<String, JsonNode> e = it.next();
                 sorted.put(e.getKey(), sortKeys(e.getValue()));
             }

@@ -33,26 +33,38 @@ public final class OvsdbExtension implements ParameterResolver {
             ctx.getStore(NS).put(key(p), (ExtensionContext.Store.CloseableResource) cluster::close);
         } else {
             ServerConfig cfg = p.findAnnotation(ServerConfig.class).orElse(null);
-            boolean inMemory = Boolean.getBoolean(OvsdbServer.IN_MEMORY_PROPERTY) || inMemory(ctx);
-            OvsdbServer server = OvsdbServer.builder()
+            OvsdbTest test = annotation(ctx);
+            boolean inMemory = Boolean.getBoolean(OvsdbServer.IN_MEMORY_PROPERTY) || test != null && test.inMemory();
+            OvsdbServer.Builder builder = OvsdbServer.builder()
                     .inMemory(inMemory)
                     .unixSocket(cfg != null && cfg.unixSocket())
-                    .ssl(cfg != null && cfg.ssl())
-                    .start();
+                    .ssl(cfg != null && cfg.ssl());
+            OvsdbServer server = ServerPlacement.of(cfg, test, OvsdbExtension::lookup).start(builder, name(ctx));
             resource = server;
             ctx.getStore(NS).put(key(p), (ExtensionContext.Store.CloseableResource) server::close);
         }
         return resource;
     }
 
-    private static boolean inMemory(ExtensionContext ctx) {
+    private static OvsdbTest annotation(ExtensionContext ctx) {
         for (Class<?> c = ctx.getRequiredTestClass(); c != null; c = c.getEnclosingClass()) {
             OvsdbTest t = c.getAnnotation(OvsdbTest.class);
             if (t != null) {
-                return t.inMemory();
+                return t;
             }
         }
-        return false;
+        return null;
+    }
+
+    /** A system property, else an environment variable, for {@code ${NAME}} in a directory. */
+    private static String lookup(String name) {
+        String value = System.getProperty(name);
+        return value != null ? value : System.getenv(name);
+    }
+
+    /** {@code RouterIT-attaches}, or {@code RouterIT} for a class-wide server. */
+    private static String name(ExtensionContext ctx) {
+        return ctx.getRequiredTestClass().getSimpleName() + ctx.getTestMethod().map(m -> "-" + m.getName()).orElse("");
     }
 
     private static String key(ParameterContext p) {
