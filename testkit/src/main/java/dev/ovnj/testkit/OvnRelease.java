@@ -33,7 +33,8 @@ public final class OvnRelease {
     private static final List<String> PROGRAM_DIRS = List.of("usr/sbin", "usr/bin", "sbin", "bin");
     /** The programs a release root provides; any other command runs from the host. */
     private static final Set<String> RELEASE_PROGRAMS = Set.of("ovsdb-server", "ovsdb-tool", "ovsdb-client", "ovs-appctl",
-            "ovn-appctl", "ovn-nbctl", "ovn-sbctl", "ovn-northd", "ovn-trace");
+            "ovn-appctl", "ovn-nbctl", "ovn-sbctl", "ovn-northd", "ovn-trace",
+            "ovs-vswitchd", "ovs-vsctl", "ovs-ofctl", "ovn-controller");
 
     private final Optional<Path> root;
     private final List<String> loader;
@@ -134,7 +135,8 @@ public final class OvnRelease {
     /**
      * Rewrites a command line so that an OVS/OVN program in it ({@code ovsdb-server}, {@code ovsdb-tool},
      * {@code ovsdb-client}, {@code ovs-appctl}, {@code ovn-appctl}, {@code ovn-nbctl}, {@code ovn-sbctl},
-     * {@code ovn-northd}, {@code ovn-trace}) runs from this release; other commands are left alone.
+     * {@code ovn-northd}, {@code ovn-trace}, and the chassis's {@code ovs-vswitchd}, {@code ovs-vsctl},
+     * {@code ovs-ofctl}, {@code ovn-controller}) runs from this release; other commands are left alone.
      *
      * @param argv a command line naming its program without a directory
      * @return the command line to execute
