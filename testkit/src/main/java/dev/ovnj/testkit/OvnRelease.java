@@ -3,6 +3,7 @@ package dev.ovnj.testkit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -209,12 +210,33 @@ public final class OvnRelease {
             return name;
         }
         for (String d : PROGRAM_DIRS) {
-            Path p = root.get().resolve(d).resolve(name);
-            if (Files.isRegularFile(p)) {
-                return p.toString();
+            Optional<Path> p = inRoot(root.get(), root.get().resolve(d).resolve(name));
+            if (p.isPresent()) {
+                return p.get().toString();
             }
         }
         throw new TestkitException("release root " + root.get() + " has no " + name);
+    }
+
+    /**
+     * Follows symbolic links as a chroot would: an absolute target ({@code /usr/sbin/ovs-vswitchd ->
+     * /etc/alternatives/ovs-vswitchd}) means a path inside the root, never the machine's own file.
+     */
+    private static Optional<Path> inRoot(Path root, Path path) {
+        Path p = path;
+        for (int hops = 0; hops < 40; hops++) {
+            if (Files.isSymbolicLink(p)) {
+                try {
+                    Path target = Files.readSymbolicLink(p);
+                    p = target.isAbsolute() ? root.resolve(target.toString().substring(1)) : p.resolveSibling(target).normalize();
+                } catch (IOException e) {
+                    return Optional.empty();
+                }
+            } else {
+                return Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) ? Optional.of(p) : Optional.empty();
+            }
+        }
+        return Optional.empty();
     }
 
     private static String lastWordOfFirstLine(String text) {
