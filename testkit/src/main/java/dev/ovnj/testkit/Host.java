@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * A machine on a logical switch port: a network namespace whose {@code eth0} is a veth pair's end,
@@ -125,6 +126,32 @@ public final class Host implements AutoCloseable {
             chassis.assertAlive();
         }
         return reply;
+    }
+
+    /**
+     * Sends requests one after another until one gets a reply {@code wanted} accepts, e.g. until
+     * a new load balancer answers ({@code Reply::answered}) or a VIP refuses; for waits on OVN's
+     * propagation, without a fixed sleep.
+     *
+     * @param transport TCP or UDP
+     * @param address an IPv4 or IPv6 address
+     * @param port the port
+     * @param wanted the reply to wait for
+     * @param bound how long to keep trying
+     * @return the accepted reply
+     * @throws TestkitException naming the last reply when the bound passes first
+     */
+    public Reply requestUntil(Transport transport, String address, int port, Predicate<Reply> wanted, Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        Reply last;
+        do {
+            last = request(transport, address, port, Duration.ofMillis(500));
+            if (wanted.test(last)) {
+                return last;
+            }
+        } while (System.nanoTime() < deadline);
+        throw new TestkitException("no wanted reply from " + transport + " " + address + ":" + port + " to " + name + " within "
+                + bound + "; the last one " + last);
     }
 
     /**
