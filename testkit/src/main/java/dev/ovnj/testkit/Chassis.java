@@ -76,10 +76,28 @@ public final class Chassis implements AutoCloseable {
     private DaemonProcess vswitchd;
     private DaemonProcess controller;
     private boolean closed;
+    /** Removes the namespaces and files of a chassis its JVM exits without closing (the daemons have hooks of their own). */
+    private final Thread shutdownHook;
 
     private Chassis(String name, Path dir) {
         this.name = name;
         this.dir = dir;
+        this.shutdownHook = new Thread(this::removeWhatIsLeft, "ovnj-chassis-reaper");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    private void removeWhatIsLeft() {
+        try {
+            for (String ns : Netns.list()) {
+                if (ns.startsWith(name + "-")) {
+                    Netns.delete(ns);
+                }
+            }
+            Netns.delete(name);
+        } catch (RuntimeException e) {
+            // The JVM is exiting; the next chassis's start removes a dead JVM's namespaces.
+        }
+        OvsdbServer.deleteTree(dir);
     }
 
     /**
@@ -224,6 +242,18 @@ public final class Chassis implements AutoCloseable {
      */
     public String name() {
         return name;
+    }
+
+    /**
+     * The directory of the chassis's daemons: {@code vswitchd/ovs-vswitchd.log} and its control
+     * socket {@code vswitchd/ovs-vswitchd.ctl}, {@code controller/ovn-controller.log},
+     * {@code conf/db.sock} (the {@code Open_vSwitch} database), {@code run/br-int.mgmt}; removed by
+     * {@link #close()}.
+     *
+     * @return the directory
+     */
+    public Path directory() {
+        return dir;
     }
 
     /**
@@ -505,6 +535,11 @@ public final class Chassis implements AutoCloseable {
         }
         attempt(failures, () -> Netns.delete(name));
         attempt(failures, () -> OvsdbServer.deleteTree(dir));
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // The hook runs or is about to; it finds nothing left.
+        }
         LOG.info("chassis {} closed", name);
         if (!failures.isEmpty()) {
             TestkitException e = new TestkitException("closing chassis " + name + " failed: " + failures.get(0).getMessage());

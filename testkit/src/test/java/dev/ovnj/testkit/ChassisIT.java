@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.ovnj.testkit.junit.ChassisExtension;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
@@ -116,6 +119,32 @@ class ChassisIT {
             doomed.close();
         }
         assertThat(doomed.leftovers()).isEmpty();
+    }
+
+    /** Child JVM entry point: a chassis with a host and a server, then exit without closing anything. */
+    public static void main(String[] args) {
+        Chassis chassis = Chassis.start();
+        switchWithTwoPorts(chassis);
+        chassis.host("server").port("p1").mac("0a:00:00:00:00:01").ipv4("10.0.0.1/24", null).start().serve(8084);
+        System.out.println("CHASSIS " + chassis.name() + " " + chassis.directory());
+        System.out.flush();
+        System.exit(0);
+    }
+
+    @Test
+    void aJvmThatExitsWithoutClosingItsChassisLeavesNothingBehind() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), ChassisIT.class.getName())
+                .redirectErrorStream(true).start();
+        String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String[] chassis = output.lines().filter(l -> l.startsWith("CHASSIS ")).map(l -> l.substring(8).trim().split(" "))
+                .findFirst().orElseThrow(() -> new AssertionError("the child printed no chassis:\n" + output));
+        assertThat(Netns.list()).noneMatch(ns -> ns.startsWith(chassis[0]));
+        assertThat(Path.of(chassis[1])).doesNotExist();
+        // ovs-vswitchd, ovn-controller, the local ovsdb-server and the echo server all ran from that directory.
+        Await.until(Duration.ofSeconds(20), "the child's daemons to be gone", () -> ProcessHandle.allProcesses()
+                .noneMatch(p -> p.info().commandLine().orElse("").contains(chassis[1])));
     }
 
     private static String pidOfVswitchd(Chassis chassis) {
