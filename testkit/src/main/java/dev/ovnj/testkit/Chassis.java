@@ -103,7 +103,7 @@ public final class Chassis implements AutoCloseable {
     /**
      * Why a chassis cannot run on this machine, for a test to skip with; empty when it can.
      *
-     * @return the reason, e.g. "not root (network namespaces need it)"
+     * @return the reason, e.g. "not root (network namespaces, veth pairs and ovs-vswitchd's taps need it)"
      */
     public static Optional<String> unavailableReason() {
         return Prerequisites.missing();
