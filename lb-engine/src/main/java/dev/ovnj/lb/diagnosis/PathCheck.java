@@ -260,8 +260,29 @@ public final class PathCheck {
             List<String> options = new ArrayList<>(NEW);
             options.add(lbDst);
             TracedPacket forward = TracedPacket.parse(tracer.traceDetailed(entry.datapath(), request(), options));
+            String affinity = "";
+            if (forward.endsLearningAffinity()) {
+                // The first packet of a client's new session ends where OVN learns its backend; the
+                // retransmission is what reaches it. Trace that one, with the learned flow's registers.
+                TracedPacket.Step learn = forward.steps().get(forward.steps().size() - 1);
+                Optional<String> registers = learnedRegisters(forward, learn, backend, sb);
+                if (registers.isEmpty()) {
+                    return new BackendPath(backend, PathCause.DROPPED, "request", learn.stage(), learn.datapath(), Optional.empty(),
+                            "the request from " + client.host() + " ends at " + learn.stage() + " of " + learn.datapath()
+                                    + ", where OVN learns the client's session-affinity backend (commit_lb_aff), and no logical flow"
+                                    + " of " + learn.datapath() + " sends a client with a learned backend to " + backend
+                                    + ", so the client's retransmission cannot be traced",
+                            "ovn-sbctl lflow-list " + learn.datapath() + " | grep " + b.host() + " shows the affinity flows"
+                                    + " (check that ovn-northd is running and that doctor's ovn-trace is of the database's release)");
+                }
+                forward = TracedPacket.parse(tracer.traceDetailed(entry.datapath(), request() + " && " + registers.get(), options));
+                affinity = "; session affinity: OVN drops the first packet of a client's new session where it learns the backend"
+                        + " (commit_lb_aff at " + learn.stage() + " of " + learn.datapath() + ") and sends the retransmission,"
+                        + " traced here, to it";
+            }
             if (!forward.outputs().contains(target.name())) {
-                return classify(backend, forward, "request", b.host());
+                Optional<BackendPath> away = unreachable(backend, b, forward);
+                return away.isPresent() ? away.get() : classify(backend, forward, "request", b.host());
             }
             Optional<PortBinding> binding = sb.binding(target.name());
             if (binding.isEmpty() || binding.get().chassis().isEmpty()) {
@@ -278,9 +299,53 @@ public final class PathCheck {
             TracedPacket back = TracedPacket.parse(tracer.traceDetailed(target.switchName(), reply, REPLY));
             if (back.outputs().contains(entry.inport()) || back.outputs().contains("cr-" + entry.inport())) {
                 return new BackendPath(backend, PathCause.DELIVERED, "", "", "", Optional.empty(), "the request is output to port "
-                        + target.name() + " (switch " + target.switchName() + ") and the reply back to " + entry.inport(), "");
+                        + target.name() + " (switch " + target.switchName() + ") and the reply back to " + entry.inport() + affinity, "");
             }
             return classify(backend, back, "reply", client.host());
+        }
+
+        /**
+         * The learned session-affinity flow's register comparisons for this backend, as a microflow
+         * clause ({@code reg9[6] == 1 && reg4 == 10.0.0.2 && reg8[0..15] == 80}): those of the flow
+         * on the learning stage's datapath that sends a client with a learned backend to it.
+         */
+        private Optional<String> learnedRegisters(TracedPacket t, TracedPacket.Step learn, String backend, SouthboundFacts sb) {
+            Optional<String> bit = t.affinityBit();
+            Optional<UUID> nbDatapath = nb.routerNamed(learn.datapath()).or(() -> nb.switchNamed(learn.datapath()));
+            Optional<UUID> datapath = nbDatapath.flatMap(sb::datapathOf);
+            if (bit.isEmpty() || datapath.isEmpty()) {
+                return Optional.empty();
+            }
+            for (AffinityFlow f : sb.affinityFlows(Endpoints.canonical(backend))) {
+                if (f.datapaths().contains(datapath.get()) && f.registers().contains(bit.get() + " == 1")) {
+                    return Optional.of(String.join(" && ", f.registers()));
+                }
+            }
+            return Optional.empty();
+        }
+
+        /**
+         * When the request entered a router the load balancer is on and never reached the backend's
+         * port: the router cannot reach the backend at all ({@link BackendReach}), a cause to name
+         * rather than the last flow the packet met on its way elsewhere.
+         */
+        private Optional<BackendPath> unreachable(String backend, Endpoint b, TracedPacket t) {
+            Optional<PathFacts.RouterPortRef> in = path.routerPort(entry.inport());
+            if (in.isEmpty()) {
+                return Optional.empty();
+            }
+            String router = in.get().router();
+            Optional<String> why = BackendReach.unreachable(nb, router, b.address());
+            if (why.isEmpty()) {
+                return Optional.empty();
+            }
+            Optional<PathObject> object = nb.routerNamed(router).map(u -> new PathObject("Logical_Router", router, u,
+                    "networks " + String.join(", ", nb.networks().networks(router))));
+            String where = t.outputs().isEmpty() ? "" : " (the request was output to " + String.join(", ", t.outputs()) + ")";
+            return Optional.of(new BackendPath(backend, PathCause.UNREACHABLE, "request", t.terminal().map(TracedPacket.Step::stage)
+                    .orElse(""), router, object, "the request from " + client.host() + " is DNATed to " + backend + " by router "
+                    + router + ", which cannot reach it: " + why.get() + where,
+                    BackendReach.fix(nb, router, lb.name(), b.address())));
         }
 
         /** Names the stage that stopped the packet and the row responsible. */
