@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Builds (once) and prints the path of a root filesystem holding one Debian suite's OVS and OVN:
-# openvswitch-common, ovn-common, ovn-central and python3-openvswitch. testkit runs that release's
-# ovsdb-server, ovsdb-tool, ovn-northd, ovn-nbctl, ovn-sbctl and ovn-trace from it when
-# OVNJ_RELEASE_ROOT (or -Dovnj.release.root) names it (docs/testing.md, "Other OVS/OVN releases").
+# openvswitch-common, ovn-common, ovn-central and python3-openvswitch, and for the data-plane tests
+# (testkit's Chassis) openvswitch-switch, ovn-host and ethtool. testkit runs that release's
+# ovsdb-server, ovsdb-tool, ovn-northd, ovn-nbctl, ovn-sbctl, ovn-trace, ovs-vswitchd, ovs-vsctl and
+# ovn-controller from it when OVNJ_RELEASE_ROOT (or -Dovnj.release.root) names it (docs/testing.md,
+# "Other OVS/OVN releases").
 #
 #   scripts/ovn-release-root.sh trixie     # OVS 3.5 / OVN 25.03
 #   scripts/ovn-release-root.sh sid        # OVS 4.0 / OVN 26.03
 #
 # The root is cached under $OVNJ_ROOTS (default /var/cache/ovnj-roots)/<suite> and reused while it
-# is complete; --rebuild builds it again. Needs root (mmdebstrap's root mode) and the Debian archive.
+# is complete; a root built before the data-plane packages were added gets them installed in place,
+# at the versions of its openvswitch-common and ovn-common (nothing it has is upgraded, so tests
+# running from it meanwhile are not disturbed); --rebuild builds it again. Needs root (mmdebstrap's root mode) and the Debian archive.
 # The last line of stdout is the root's path; progress goes to stderr.
 set -euo pipefail
 
@@ -34,7 +38,44 @@ remove_root() {
   rm -rf --one-file-system "$root"
 }
 
+data_plane_packages="openvswitch-switch ovn-host ethtool"
+# Real files, not /usr/sbin/ovs-vswitchd: that is an absolute symlink, which outside a chroot
+# resolves to the machine's own.
+has_data_plane() {
+  [ -x "$root/usr/lib/openvswitch-switch/ovs-vswitchd" ] && [ -x "$root/usr/bin/ovn-controller" ] && [ -x "$root/usr/sbin/ethtool" ]
+}
+
+# Installs the data-plane packages into an existing root by chroot, services kept down by a
+# policy-rc.d that refuses every start (removed afterwards); the apt lists fetched for it are removed
+# again, as mmdebstrap leaves none.
+add_data_plane() {
+  local ovs_version ovn_version policy="$root/usr/sbin/policy-rc.d" rc=0
+  ovs_version=$(chroot "$root" dpkg-query -W -f='${Version}' openvswitch-common)
+  ovn_version=$(chroot "$root" dpkg-query -W -f='${Version}' ovn-common)
+  echo "ovn-release-root: adding $data_plane_packages to $root (ovs $ovs_version, ovn $ovn_version)" >&2
+  printf '#!/bin/sh\nexit 101\n' > "$policy"
+  chmod 755 "$policy"
+  chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get -o Acquire::Check-Valid-Until=false update -qq >&2 &&
+    chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      "openvswitch-switch=$ovs_version" "ovn-host=$ovn_version" ethtool >&2 || rc=$?
+  rm -f "$policy"
+  chroot "$root" apt-get clean
+  rm -rf "$root"/var/lib/apt/lists/*_*
+  return $rc
+}
+
 if [ -f "$stamp" ] && ! $rebuild; then
+  if ! has_data_plane; then
+    if [ "$(id -u)" -ne 0 ]; then
+      echo "ovn-release-root: $root lacks $data_plane_packages and adding them needs root" >&2
+      exit 1
+    fi
+    # Two runs asking at once: one installs, the other waits and finds the packages there.
+    exec 9> "$cache/.$suite.lock"
+    flock 9
+    has_data_plane || add_data_plane || { echo "ovn-release-root: cannot add $data_plane_packages to $root" >&2; exit 1; }
+    flock -u 9
+  fi
   echo "ovn-release-root: reusing $root ($(cat "$stamp"))" >&2
   echo "$root"
   exit 0
@@ -60,7 +101,7 @@ echo "ovn-release-root: building $suite into $root from $mirror" >&2
 mmdebstrap --variant=apt --mode=root \
   --aptopt='Acquire::Check-Valid-Until "false"' \
   --aptopt='APT::Install-Recommends "false"' \
-  --include=openvswitch-common,ovn-common,ovn-central,python3-openvswitch \
+  --include=openvswitch-common,ovn-common,ovn-central,python3-openvswitch,${data_plane_packages// /,} \
   "$suite" "$root" "$mirror" >&2
 ovs=$(chroot "$root" ovsdb-server --version | awk 'NR == 1 { print $NF }')
 ovn=$(chroot "$root" ovn-nbctl --version | awk 'NR == 1 { print $NF }')

@@ -120,6 +120,21 @@ final class DaemonProcess {
     }
 
     /**
+     * How the process ended, for a report of its death: {@code exit status N}, or the signal
+     * that killed it.
+     *
+     * @return the description, empty while it runs or after {@link #stop()} and {@link #kill()}
+     */
+    Optional<String> exitDescription() {
+        Process p = process;
+        if (p == null || p.isAlive()) {
+            return Optional.empty();
+        }
+        int code = p.exitValue();
+        return Optional.of(code > 128 ? "killed by signal " + (code - 128) : "exit status " + code);
+    }
+
+    /**
      * The daemon's log file followed by anything it printed.
      *
      * @return the log text

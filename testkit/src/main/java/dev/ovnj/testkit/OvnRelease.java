@@ -3,6 +3,7 @@ package dev.ovnj.testkit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
@@ -33,7 +34,8 @@ public final class OvnRelease {
     private static final List<String> PROGRAM_DIRS = List.of("usr/sbin", "usr/bin", "sbin", "bin");
     /** The programs a release root provides; any other command runs from the host. */
     private static final Set<String> RELEASE_PROGRAMS = Set.of("ovsdb-server", "ovsdb-tool", "ovsdb-client", "ovs-appctl",
-            "ovn-appctl", "ovn-nbctl", "ovn-sbctl", "ovn-northd", "ovn-trace");
+            "ovn-appctl", "ovn-nbctl", "ovn-sbctl", "ovn-northd", "ovn-trace",
+            "ovs-vswitchd", "ovs-vsctl", "ovs-ofctl", "ovn-controller");
 
     private final Optional<Path> root;
     private final List<String> loader;
@@ -134,7 +136,8 @@ public final class OvnRelease {
     /**
      * Rewrites a command line so that an OVS/OVN program in it ({@code ovsdb-server}, {@code ovsdb-tool},
      * {@code ovsdb-client}, {@code ovs-appctl}, {@code ovn-appctl}, {@code ovn-nbctl}, {@code ovn-sbctl},
-     * {@code ovn-northd}, {@code ovn-trace}) runs from this release; other commands are left alone.
+     * {@code ovn-northd}, {@code ovn-trace}, and the chassis's {@code ovs-vswitchd}, {@code ovs-vsctl},
+     * {@code ovs-ofctl}, {@code ovn-controller}) runs from this release; other commands are left alone.
      *
      * @param argv a command line naming its program without a directory
      * @return the command line to execute
@@ -207,12 +210,33 @@ public final class OvnRelease {
             return name;
         }
         for (String d : PROGRAM_DIRS) {
-            Path p = root.get().resolve(d).resolve(name);
-            if (Files.isRegularFile(p)) {
-                return p.toString();
+            Optional<Path> p = inRoot(root.get(), root.get().resolve(d).resolve(name));
+            if (p.isPresent()) {
+                return p.get().toString();
             }
         }
         throw new TestkitException("release root " + root.get() + " has no " + name);
+    }
+
+    /**
+     * Follows symbolic links as a chroot would: an absolute target ({@code /usr/sbin/ovs-vswitchd ->
+     * /etc/alternatives/ovs-vswitchd}) means a path inside the root, never the machine's own file.
+     */
+    private static Optional<Path> inRoot(Path root, Path path) {
+        Path p = path;
+        for (int hops = 0; hops < 40; hops++) {
+            if (Files.isSymbolicLink(p)) {
+                try {
+                    Path target = Files.readSymbolicLink(p);
+                    p = target.isAbsolute() ? root.resolve(target.toString().substring(1)) : p.resolveSibling(target).normalize();
+                } catch (IOException e) {
+                    return Optional.empty();
+                }
+            } else {
+                return Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) ? Optional.of(p) : Optional.empty();
+            }
+        }
+        return Optional.empty();
     }
 
     private static String lastWordOfFirstLine(String text) {
