@@ -332,4 +332,28 @@ class DoctorFromIT {
             ovn.sync();
         }
     }
+
+    @Test
+    void skipSnatOnADistributedRouterLeavesTheRepliesWithoutUnDnat() throws Exception {
+        // lr0's gateway port is distributed (gateway chassis, no options:chassis): with skip_snat,
+        // northd writes the replies' un-DNAT as "flags.skip_snat_for_lb = 1; next;".
+        ovn.nbctl().run("lb-add", "skip", "172.16.0.104:80", "10.0.0.2:80,10.0.0.3:80", "tcp",
+                "--", "set", "load_balancer", "skip", "options:skip_snat=true", "--", "lr-lb-add", "lr0", "skip");
+        ovn.sync();
+        try {
+            OvnjProcess.Result text = from("--from", CLIENT, "172.16.0.104:80");
+            assertThat(text.exit()).as(text.toString()).isEqualTo(1);
+            assertThat(text.out().lines().filter(l -> l.startsWith("  not-undnatted 10.0.0.")).toList()).hasSize(2)
+                    .allSatisfy(l -> assertThat(l).contains("leaves router lr0 without being un-DNATed (lr_out_undnat: flags.skip_snat_for_lb = 1;")
+                            .contains("not from the VIP 172.16.0.104:80").contains("remove options:skip_snat from Load_Balancer skip"));
+            JsonNode b = json(from("--from", CLIENT, "-o", "json", "172.16.0.104:80")).get("backends").get(0);
+            assertThat(b.get("cause").asText()).isEqualTo("not-undnatted");
+            assertThat(b.get("direction").asText()).isEqualTo("reply");
+            assertThat(b.get("object").get("table").asText()).isEqualTo("Load_Balancer");
+            assertThat(b.get("object").get("name").asText()).isEqualTo("skip");
+        } finally {
+            ovn.nbctl().run("lr-lb-del", "lr0", "skip", "--", "lb-del", "skip");
+            ovn.sync();
+        }
+    }
 }

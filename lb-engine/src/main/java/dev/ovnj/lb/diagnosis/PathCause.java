@@ -24,6 +24,11 @@ public enum PathCause {
      * its default one, so the DNATed request leaves away from the backend.
      */
     UNREACHABLE("unreachable"),
+    /**
+     * The reply gets back to the client's side without the router's un-DNAT, so it does not come
+     * from the VIP ({@code options:skip_snat} on a distributed router with a gateway port).
+     */
+    NOT_UNDNATTED("not-undnatted"),
     /** The backend's address is no logical switch port's. */
     NO_PORT("no-port"),
     /** Dropped by a logical flow no Northbound row could be named for. */

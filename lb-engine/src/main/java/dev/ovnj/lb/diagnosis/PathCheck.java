@@ -34,6 +34,7 @@ public final class PathCheck {
     private static final List<String> NEW = List.of("--ct=new", "--ct=new", "--ct=new", "--ct=new");
     private static final List<String> REPLY = List.of("--ct=est,rpl", "--ct=est,rpl", "--ct=est,rpl", "--ct=est,rpl");
     private static final String CLIENT_MAC = "02:00:00:00:00:01";
+    private static final java.util.regex.Pattern SNAT = java.util.regex.Pattern.compile("ct_snat(?:_in_czone)?\\(([^)]+)\\)");
 
     private final Endpoint vip;
     private final Optional<String> protocol;
@@ -298,6 +299,10 @@ public final class PathCheck {
             String reply = microflow(target.name(), target.mac(), ethDst, b, client);
             TracedPacket back = TracedPacket.parse(tracer.traceDetailed(target.switchName(), reply, REPLY));
             if (back.outputs().contains(entry.inport()) || back.outputs().contains("cr-" + entry.inport())) {
+                Optional<BackendPath> raw = notUndnatted(backend, forward, back);
+                if (raw.isPresent()) {
+                    return raw.get();
+                }
                 return new BackendPath(backend, PathCause.DELIVERED, "", "", "", Optional.empty(), "the request is output to port "
                         + target.name() + " (switch " + target.switchName() + ") and the reply back to " + entry.inport() + affinity, "");
             }
@@ -322,6 +327,44 @@ public final class PathCheck {
                 }
             }
             return Optional.empty();
+        }
+
+        /**
+         * When the request was load-balanced by the router it entered and the reply leaves that router
+         * without an un-DNAT ({@code ct_dnat}, {@code ct_dnat_in_czone}): the client gets the answer
+         * from the backend's address (or the router's SNAT address), not from the VIP, and drops it.
+         * OVN writes such a reply path for {@code options:skip_snat} (and a router's
+         * {@code lb_force_snat_ip} addresses) on a distributed router with a gateway port, whose
+         * un-DNAT flow then only sets a flag ({@code flags.skip_snat_for_lb = 1; next;}).
+         */
+        private Optional<BackendPath> notUndnatted(String backend, TracedPacket forward, TracedPacket back) {
+            Optional<PathFacts.RouterPortRef> in = path.routerPort(entry.inport());
+            if (in.isEmpty()) {
+                return Optional.empty();
+            }
+            String router = in.get().router();
+            boolean dnatted = forward.steps().stream().anyMatch(s -> s.datapath().equals(router) && s.actions().contains("ct_lb"));
+            List<TracedPacket.Step> mine = back.steps().stream().filter(s -> s.datapath().equals(router)).toList();
+            if (!dnatted || mine.isEmpty() || mine.stream().anyMatch(s -> s.actions().contains("ct_dnat"))) {
+                return Optional.empty();
+            }
+            Optional<TracedPacket.Step> undnat = mine.stream().filter(s -> s.stage().contains("undnat")).findFirst();
+            boolean skip = lb.options().getOrDefault("skip_snat", "false").equals("true");
+            Optional<PathObject> object = path.objectOf(undnat.map(TracedPacket.Step::flow).orElse(""))
+                    .or(() -> nb.routerNamed(router).map(u -> new PathObject("Logical_Router", router, u, "")));
+            String snat = mine.stream().map(s -> SNAT.matcher(s.actions())).filter(java.util.regex.Matcher::find)
+                    .map(m -> " and SNATs it to " + m.group(1)).findFirst().orElse("");
+            return Optional.of(new BackendPath(backend, PathCause.NOT_UNDNATTED, "reply", undnat.map(TracedPacket.Step::stage).orElse(""),
+                    router, object, "the reply from " + backend + " leaves router " + router + " without being un-DNATed"
+                            + undnat.map(u -> " (" + u.stage() + ": " + u.actions().lines().findFirst().orElse("").trim() + ")").orElse("") + snat
+                            + ": the client gets it from another address than the VIP " + vip + " and drops it"
+                            + (skip ? "; OVN writes this un-DNAT for options:skip_snat=true on a router with a distributed gateway"
+                                    + " port" : ""),
+                    skip ? "remove options:skip_snat from Load_Balancer " + lb.name() + " (ovn-nbctl remove load_balancer " + lb.name()
+                            + " options skip_snat): on a distributed router OVN applies lb_force_snat_ip only to gateway routers,"
+                            + " so the backends see the client's address without it"
+                            : "check the router's lb_force_snat_ip and the load balancer's options (ovn-sbctl lflow-list " + router
+                            + " | grep undnat)"));
         }
 
         /**
