@@ -336,22 +336,32 @@ class DoctorFromIT {
     @Test
     void skipSnatOnADistributedRouterLeavesTheRepliesWithoutUnDnat() throws Exception {
         // lr0's gateway port is distributed (gateway chassis, no options:chassis): with skip_snat,
-        // northd writes the replies' un-DNAT as "flags.skip_snat_for_lb = 1; next;".
-        ovn.nbctl().run("lb-add", "skip", "172.16.0.104:80", "10.0.0.2:80,10.0.0.3:80", "tcp",
+        // northd writes the replies' un-DNAT as "flags.skip_snat_for_lb = 1; next;". Backends on
+        // their own port (web's un-DNAT flows would match the same replies), and the next hop's MAC
+        // known, so that ovn-trace follows the reply itself rather than an ARP request for it.
+        ovn.nbctl().run("lb-add", "skip", "172.16.0.104:80", "10.0.0.2:81,10.0.0.3:81", "tcp",
                 "--", "set", "load_balancer", "skip", "options:skip_snat=true", "--", "lr-lb-add", "lr0", "skip");
         ovn.sync();
+        String datapath = ovn.sbctl().run("--bare", "--columns=_uuid", "find", "datapath_binding", "external_ids:name=lr0").trim();
+        String binding = ovn.sbctl().run("create", "mac_binding", "datapath=" + datapath, "logical_port=lrp-ext", "ip=172.16.0.254",
+                "mac=\"00:00:00:00:fe:fe\"").trim();
         try {
             OvnjProcess.Result text = from("--from", CLIENT, "172.16.0.104:80");
             assertThat(text.exit()).as(text.toString()).isEqualTo(1);
-            assertThat(text.out().lines().filter(l -> l.startsWith("  not-undnatted 10.0.0.")).toList()).hasSize(2)
+            assertThat(text.out().lines().filter(l -> l.startsWith("  not-undnatted 10.0.0.")).toList()).as(text.out()).hasSize(2)
                     .allSatisfy(l -> assertThat(l).contains("leaves router lr0 without being un-DNATed (lr_out_undnat: flags.skip_snat_for_lb = 1;")
                             .contains("not from the VIP 172.16.0.104:80").contains("remove options:skip_snat from Load_Balancer skip"));
+            OvnjProcess.Result plain = OvnjProcess.run("doctor", "--db", ovn.northbound().remote(), "--lb", "skip");
+            assertThat(plain.exit()).as(plain.toString()).isEqualTo(1);
+            assertThat(plain.out()).contains("  error skip-snat-distributed-router: Load_Balancer skip has options:skip_snat=true and is on"
+                    + " router lr0, a distributed router (gateway port lrp-ext, no options:chassis)");
             JsonNode b = json(from("--from", CLIENT, "-o", "json", "172.16.0.104:80")).get("backends").get(0);
             assertThat(b.get("cause").asText()).isEqualTo("not-undnatted");
             assertThat(b.get("direction").asText()).isEqualTo("reply");
             assertThat(b.get("object").get("table").asText()).isEqualTo("Load_Balancer");
             assertThat(b.get("object").get("name").asText()).isEqualTo("skip");
         } finally {
+            ovn.sbctl().run("destroy", "mac_binding", binding);
             ovn.nbctl().run("lr-lb-del", "lr0", "skip", "--", "lb-del", "skip");
             ovn.sync();
         }

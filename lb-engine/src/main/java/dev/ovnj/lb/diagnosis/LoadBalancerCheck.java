@@ -106,6 +106,7 @@ final class LoadBalancerCheck {
         checkBackendPorts(row, vips);
         for (UUID r : routers) {
             checkReach(nb.router(r).name(), row, vips);
+            checkSkipSnat(nb.router(r), lb, row);
         }
         if (sb.isEmpty()) {
             return;
@@ -255,6 +256,27 @@ final class LoadBalancerCheck {
                 }
             }
         }
+    }
+
+    /**
+     * {@code skip_snat} on a distributed router with a gateway port: northd then writes the replies'
+     * un-DNAT as {@code flags.skip_snat_for_lb = 1; next;} (OVN 23.03 to 26.03), and every connection fails.
+     */
+    private void checkSkipSnat(LogicalRouter router, LoadBalancer lb, String row) {
+        if (!"true".equals(lb.options().get("skip_snat")) || router.options().containsKey("chassis")) {
+            return;
+        }
+        List<String> gateways = gatewayPorts(router).stream().map(LogicalRouterPort::name).toList();
+        if (gateways.isEmpty()) {
+            return;
+        }
+        add(FindingCode.SKIP_SNAT_DISTRIBUTED_ROUTER, null, "Load_Balancer " + row + " has options:skip_snat=true and is on router "
+                + router.name() + ", a distributed router (gateway port " + String.join(", ", gateways) + ", no options:chassis): OVN"
+                + " does not un-DNAT its replies there (lr_out_undnat: flags.skip_snat_for_lb = 1; next;), so clients get them from"
+                + " the backends' addresses and every connection through its VIPs fails",
+                "remove the option (ovn-nbctl remove load_balancer " + row + " options skip_snat; skipSnat: false in the spec):"
+                        + " OVN applies lb_force_snat_ip only on gateway routers, so on " + router.name()
+                        + " the backends see the clients' addresses without it");
     }
 
     /** Reports, per VIP, the backends (logical switch ports) the router cannot send the VIP's traffic to. */

@@ -345,18 +345,20 @@ public final class PathCheck {
             String router = in.get().router();
             boolean dnatted = forward.steps().stream().anyMatch(s -> s.datapath().equals(router) && s.actions().contains("ct_lb"));
             List<TracedPacket.Step> mine = back.steps().stream().filter(s -> s.datapath().equals(router)).toList();
-            if (!dnatted || mine.isEmpty() || mine.stream().anyMatch(s -> s.actions().contains("ct_dnat"))) {
+            // Judged only where the reply met the load balancer's own un-DNAT flow (priority above 0
+            // in the undnat stage): a reply held for ARP, say, is traced as the ARP request instead.
+            Optional<TracedPacket.Step> undnat = mine.stream().filter(s -> s.stage().contains("undnat") && s.priority() > 0).findFirst();
+            if (!dnatted || undnat.isEmpty() || mine.stream().anyMatch(s -> s.actions().contains("ct_dnat"))) {
                 return Optional.empty();
             }
-            Optional<TracedPacket.Step> undnat = mine.stream().filter(s -> s.stage().contains("undnat")).findFirst();
             boolean skip = lb.options().getOrDefault("skip_snat", "false").equals("true");
-            Optional<PathObject> object = path.objectOf(undnat.map(TracedPacket.Step::flow).orElse(""))
+            Optional<PathObject> object = path.objectOf(undnat.get().flow())
                     .or(() -> nb.routerNamed(router).map(u -> new PathObject("Logical_Router", router, u, "")));
             String snat = mine.stream().map(s -> SNAT.matcher(s.actions())).filter(java.util.regex.Matcher::find)
                     .map(m -> " and SNATs it to " + m.group(1)).findFirst().orElse("");
-            return Optional.of(new BackendPath(backend, PathCause.NOT_UNDNATTED, "reply", undnat.map(TracedPacket.Step::stage).orElse(""),
+            return Optional.of(new BackendPath(backend, PathCause.NOT_UNDNATTED, "reply", undnat.get().stage(),
                     router, object, "the reply from " + backend + " leaves router " + router + " without being un-DNATed"
-                            + undnat.map(u -> " (" + u.stage() + ": " + u.actions().lines().findFirst().orElse("").trim() + ")").orElse("") + snat
+                            + " (" + undnat.get().stage() + ": " + undnat.get().actions().lines().findFirst().orElse("").trim() + ")" + snat
                             + ": the client gets it from another address than the VIP " + vip + " and drops it"
                             + (skip ? "; OVN writes this un-DNAT for options:skip_snat=true on a router with a distributed gateway"
                                     + " port" : ""),
