@@ -350,7 +350,7 @@ class DoctorFromIT {
             assertThat(text.exit()).as(text.toString()).isEqualTo(1);
             assertThat(text.out().lines().filter(l -> l.startsWith("  not-undnatted 10.0.0.")).toList()).as(text.out()).hasSize(2)
                     .allSatisfy(l -> assertThat(l).contains("leaves router lr0 without being un-DNATed (lr_out_undnat: flags.skip_snat_for_lb = 1;")
-                            .contains("not from the VIP 172.16.0.104:80").contains("remove options:skip_snat from Load_Balancer skip"));
+                            .contains("the client gets it from another address than the VIP 172.16.0.104:80").contains("remove options:skip_snat from Load_Balancer skip"));
             OvnjProcess.Result plain = OvnjProcess.run("doctor", "--db", ovn.northbound().remote(), "--lb", "skip");
             assertThat(plain.exit()).as(plain.toString()).isEqualTo(1);
             assertThat(plain.out()).contains("  error skip-snat-distributed-router: Load_Balancer skip has options:skip_snat=true and is on"
