@@ -44,6 +44,7 @@ class DoctorDataPlaneIT {
     private static Chassis chassis;
     private static Host inside;
     private static Host outside;
+    private static Host be1;
     private static Host be2;
     private static String traceCommand;
 
@@ -61,7 +62,8 @@ class DoctorDataPlaneIT {
                 "--", "lsp-set-addresses", "sw1-r1", "router", "--", "lsp-set-options", "sw1-r1", "router-port=r1-int",
                 "--", "lsp-add", "sw1", "be1", "--", "lsp-set-addresses", "be1", "0a:00:00:00:02:0b 10.0.0.11",
                 "--", "lsp-add", "sw1", "be2", "--", "lsp-set-addresses", "be2", "0a:00:00:00:02:0c 10.0.0.12");
-        chassis.host("be1").port("be1").mac("0a:00:00:00:02:0b").ipv4("10.0.0.11/24", "10.0.0.1").start().serve(8080);
+        be1 = chassis.host("be1").port("be1").mac("0a:00:00:00:02:0b").ipv4("10.0.0.11/24", "10.0.0.1").start();
+        be1.serve(8080);
         be2 = chassis.host("be2").port("be2").mac("0a:00:00:00:02:0c").ipv4("10.0.0.12/24", "10.0.0.1").start();
         be2.serve(8080);
         inside = chassis.host("inside").port("in1").mac("0a:00:00:00:03:64").ipv4(INSIDE + "/24", "172.30.0.1").start();
@@ -226,9 +228,13 @@ class DoctorDataPlaneIT {
         assumeTrue(OvnRelease.current().ovnAtLeast(25, 3), "SNAT after DNAT needs OVS 3.5+ (OVN 25.03+) in the userspace datapath");
         chassis.nbctl().run("set", "logical_router", "r1", "options:lb_force_snat_ip=router_ip",
                 "--", "lb-add", "plain", "172.30.0.17:80", "10.0.0.11:8080,10.0.0.12:8080", "tcp", "--", "lr-lb-add", "r1", "plain",
-                "--", "lb-add", "skip", "172.30.0.18:80", "10.0.0.11:8080,10.0.0.12:8080", "tcp",
+                "--", "lb-add", "skip", "172.30.0.18:80", "10.0.0.11:8081,10.0.0.12:8081", "tcp",
                 "--", "set", "load_balancer", "skip", "options:skip_snat=true", "--", "lr-lb-add", "r1", "skip");
         sync();
+        // skip's backends on a port of their own: plain's un-DNAT flows would match their replies too
+        // (same address and port, same priority), and which one OVS picks is not defined.
+        be1.serve(8081);
+        be2.serve(8081);
         try {
             // lb_force_snat_ip=router_ip applies to gateway routers (options:chassis) only: r1 does
             // not SNAT, and its backends see the client's own address.
