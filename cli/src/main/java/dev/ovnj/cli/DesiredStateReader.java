@@ -23,7 +23,8 @@ import java.util.Set;
  */
 final class DesiredStateReader {
     private static final Set<String> TOP = Set.of("owner", "loadBalancers", "healthCheckSources");
-    private static final Set<String> LOAD_BALANCER = Set.of("name", "routers", "switches", "group", "vips", "options", "externalIds");
+    private static final Set<String> LOAD_BALANCER = Set.of("name", "routers", "switches", "group", "vips", "options", "externalIds",
+            "sourceRanges");
     private static final Set<String> VIP = Set.of("vip", "protocol", "backends", "healthCheck");
     private static final Set<String> BACKEND = Set.of("address", "port");
     private static final Set<String> HEALTH_CHECK = Set.of("interval", "timeout", "successCount", "failureCount", "sourceIp");
@@ -99,6 +100,9 @@ final class DesiredStateReader {
         }
         optional(f, "options").ifPresent(n -> b.options(options(n, path + ".options")));
         optional(f, "externalIds").ifPresent(n -> b.externalIds(externalIds(n, path + ".externalIds")));
+        // The networks themselves are checked by the engine's validator (SpecValidator), like every
+        // other value, so that the file and the library give the same error for the same range.
+        optional(f, "sourceRanges").ifPresent(n -> b.sourceRanges(strings(n, path + ".sourceRanges")));
         // Unchecked: the validator's errors are placed on their lines (DesiredState#problems), all at once.
         return b.healthCheckSources(sources).buildUnchecked();
     }

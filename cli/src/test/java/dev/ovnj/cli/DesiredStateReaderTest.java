@@ -184,4 +184,43 @@ class DesiredStateReaderTest {
                 "s.yaml:11: owner kube-dc, spec shalb-dev-etcd-lb, options.affinityTimeout: 70000 is out of range 1..65535 seconds",
                 "s.yaml:17: owner kube-dc, spec shalb-dev-etcd-lb, externalIds.ovnj.x: keys starting with ovnj. are reserved for the engine");
     }
+
+    @Test
+    void readsSourceRangesWithTheLibrarysRulesPlacedOnTheirLines() {
+        String text = """
+                owner: kube-dc
+                loadBalancers:
+                  - name: admin
+                    routers: [shalb-dev]
+                    vips:
+                      - vip: 168.119.17.51:8443
+                        backends: [10.1.0.50:8443]
+                      - vip: "[2001:db8::51]:8443"
+                        backends: ["[fd00::50]:8443"]
+                    sourceRanges: [198.51.100.0/24, "2001:db8:1::/48"]
+                  - name: bad
+                    routers: [shalb-dev]
+                    switches: [shalb-dev-default]
+                    vips:
+                      - vip: 168.119.17.52:80
+                        backends: [10.1.0.51:80]
+                    sourceRanges:
+                      - 203.0.113.0/24
+                      - 10.0.0.0/33
+                      - 2001:db8::/48
+                """;
+        DesiredState s = DesiredStateReader.parse("s.yaml", text);
+        assertThat(s.specs().get(0).sourceRanges()).containsExactly("198.51.100.0/24", "2001:db8:1::/48");
+        assertThat(s.problems("kube-dc")).extracting(DesiredState.SpecProblem::message).containsExactlyInAnyOrder(
+                "s.yaml:13: owner kube-dc, spec bad, switches: a spec with sourceRanges is attached to routers only: a switch's own"
+                        + " load-balancing stage sends its ports' traffic to the backends before any router policy, whatever the source",
+                "s.yaml:19: owner kube-dc, spec bad, sourceRanges[1]: \"10.0.0.0/33\" is not a network address/prefix such as"
+                        + " 198.51.100.0/24 or 2001:db8::/48 (prefix length 33 is out of range for 10.0.0.0)",
+                "s.yaml:20: owner kube-dc, spec bad, sourceRanges[2]: \"2001:db8::/48\" is IPv6 but every VIP of this spec is IPv4");
+        // Left out: every client.
+        assertThat(DesiredStateReader.parse("s.yaml", FULL).specs().get(0).sourceRanges()).isEmpty();
+        assertThatThrownBy(() -> DesiredStateReader.parse("s.yaml", text.replace("sourceRanges: [198.51.100.0/24, \"2001:db8:1::/48\"]",
+                "sourceRanges: 198.51.100.0/24")))
+                .hasMessage("s.yaml:10: loadBalancers[0].sourceRanges must be a list, not a string");
+    }
 }

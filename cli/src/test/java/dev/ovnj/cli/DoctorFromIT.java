@@ -7,9 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ovnj.testkit.BackendTopology;
 import dev.ovnj.testkit.OvnCentral;
 import dev.ovnj.testkit.OvnRelease;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code ovnj doctor --from} as the packaged jar against NB and SB ovsdb-servers with ovn-northd and
@@ -211,5 +214,156 @@ class DoctorFromIT {
         OvnjProcess.Result noPort = from("--from-port", "nosuch", VIP);
         assertThat(noPort.exit()).as(noPort.toString()).isEqualTo(2);
         assertThat(noPort.err()).contains("--from-port nosuch is no logical switch port and no logical router port");
+    }
+
+    @Test
+    void aSessionAffinityVipIsTracedPastTheLearningOfItsBackend() throws Exception {
+        // ovn-trace stops at commit_lb_aff (lb_aff_learn): the first packet of a client's session
+        // ends there by design; the retransmission, sent by the learned flow, reaches the backend.
+        ovn.nbctl().run("lb-add", "sticky", "172.16.0.102:80", "10.0.0.2:80,10.0.0.3:80", "tcp",
+                "--", "set", "load_balancer", "sticky", "options:affinity_timeout=60",
+                "--", "lr-lb-add", "lr0", "sticky", "--", "ls-lb-add", "ls-int", "sticky");
+        ovn.sync();
+        try {
+            OvnjProcess.Result text = from("--from", CLIENT, "172.16.0.102:80");
+            assertThat(text.exit()).as(text.toString()).isZero();
+            assertThat(text.out().lines().filter(l -> l.startsWith("  delivered 10.0.0.")).toList()).hasSize(2)
+                    .allSatisfy(l -> assertThat(l).contains("and the reply back to lrp-ext; session affinity: OVN drops the first packet"
+                            + " of a client's new session where it learns the backend (commit_lb_aff at lr_in_lb_aff_learn of lr0)"));
+            assertThat(text.out()).endsWith("2 backends traced, 2 delivered, 0 not delivered");
+
+            // A drop after the learning stage is still found: an ACL on the backends' switch.
+            ovn.nbctl().run("--name=deny-clients", "acl-add", "ls-int", "to-lport", "1001", "ip4.src == 192.0.2.0/24", "drop");
+            ovn.sync();
+            JsonNode doc = json(from("--from", CLIENT, "-o", "json", "172.16.0.102:80"));
+            assertThat(doc.get("delivered").asInt()).isZero();
+            assertThat(doc.get("backends")).allSatisfy(b -> {
+                assertThat(b.get("cause").asText()).isEqualTo("acl");
+                assertThat(b.get("object").get("name").asText()).isEqualTo("deny-clients");
+            });
+        } finally {
+            ovn.nbctl().run("acl-del", "ls-int", "--", "lr-lb-del", "lr0", "sticky", "--", "ls-lb-del", "ls-int", "sticky",
+                    "--", "lb-del", "sticky");
+            ovn.sync();
+        }
+    }
+
+    @Test
+    void sourceRangesFromTheDesiredStateFileLetOnlyTheirClientsThroughAlsoWithSessionAffinity(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("state.yaml");
+        String state = """
+                owner: doctor-it
+                loadBalancers:
+                  - name: admin
+                    routers: [lr0]
+                    vips:
+                      - vip: 172.16.0.103:80
+                        backends: [10.0.0.2:80, 10.0.0.3:80]
+                    options: {affinityTimeout: 60}
+                    sourceRanges: [192.0.2.0/25]
+                """;
+        Files.writeString(file, state);
+        OvnjProcess.Result applied = OvnjProcess.run("reconcile", "--db", ovn.northbound().remote(), "--file", file.toString());
+        assertThat(applied.exit()).as(applied.toString()).isZero();
+        ovn.sync();
+        try {
+            assertThat(ovn.nbctl().run("lr-policy-list", "lr0")).contains("ip4.src == 192.0.2.0/25").contains("drop");
+            OvnjProcess.Result inside = from("--from", CLIENT, "172.16.0.103:80");
+            assertThat(inside.exit()).as(inside.toString()).isZero();
+            assertThat(inside.out()).contains("session affinity").endsWith("2 backends traced, 2 delivered, 0 not delivered");
+
+            OvnjProcess.Result outside = from("--from", "192.0.2.200", "172.16.0.103:80");
+            assertThat(outside.exit()).as(outside.toString()).isEqualTo(1);
+            assertThat(outside.out().lines().filter(l -> l.startsWith("  router-policy 10.0.0.")).toList()).hasSize(2)
+                    .allSatisfy(l -> assertThat(l).contains("the request from 192.0.2.200 is dropped at lr_in_policy of lr0 by"
+                            + " Logical_Router_Policy").contains("priority 32000").contains("action drop on router lr0"));
+
+            // The ranges removed from the file: the client outside gets through too.
+            Files.writeString(file, state.replace("    sourceRanges: [192.0.2.0/25]\n", ""));
+            applied = OvnjProcess.run("reconcile", "--db", ovn.northbound().remote(), "--file", file.toString());
+            assertThat(applied.exit()).as(applied.toString()).isZero();
+            ovn.sync();
+            assertThat(ovn.nbctl().run("lr-policy-list", "lr0")).doesNotContain("192.0.2.0/25");
+            OvnjProcess.Result open = from("--from", "192.0.2.200", "172.16.0.103:80");
+            assertThat(open.exit()).as(open.toString()).isZero();
+        } finally {
+            Files.writeString(file, "owner: doctor-it\nloadBalancers: []\n");
+            OvnjProcess.Result removed = OvnjProcess.run("reconcile", "--db", ovn.northbound().remote(), "--file", file.toString());
+            assertThat(removed.exit()).as(removed.toString()).isZero();
+            ovn.sync();
+        }
+    }
+
+    @Test
+    void aLoadBalancerOnARouterThatCannotReachItsBackendsIsNamedByBothRuns() throws Exception {
+        // Another project's router on the same external network, with only a default route: the
+        // backends (on lr0's ls-int) are nowhere it can send the DNATed request.
+        ovn.nbctl().run("lr-add", "lr9", "--", "lrp-add", "lr9", "lr9-ext", "00:00:00:00:09:01", "172.16.0.9/24",
+                "--", "lrp-set-gateway-chassis", "lr9-ext", "gw1", "10", "--", "lr-route-add", "lr9", "0.0.0.0/0", "172.16.0.254",
+                "--", "lb-add", "foreign", "172.16.0.109:80", "10.0.0.2:80,10.0.0.3:80", "tcp", "--", "lr-lb-add", "lr9", "foreign");
+        ovn.sync();
+        ovn.sbctl().run("lsp-bind", "cr-lr9-ext", "gw1");
+        ovn.sync();
+        try {
+            OvnjProcess.Result plain = OvnjProcess.run("doctor", "--db", ovn.northbound().remote(), "--lb", "foreign");
+            assertThat(plain.exit()).as(plain.toString()).isEqualTo(1);
+            assertThat(plain.out()).contains("  error backend-unreachable 172.16.0.109:80: router lr9 cannot reach backends 10.0.0.2:80,"
+                    + " 10.0.0.3:80 of VIP 172.16.0.109:80 (foreign): router lr9 has no port on a network holding 10.0.0.2 and no route"
+                    + " to it but its default route (0.0.0.0/0 via 172.16.0.254)").contains("10.0.0.2 is on the network of router lr0")
+                    .contains("ovn-nbctl lr-lb-del lr9 foreign -- lr-lb-add lr0 foreign");
+
+            OvnjProcess.Result text = from("--from", CLIENT, "172.16.0.109:80");
+            assertThat(text.exit()).as(text.toString()).isEqualTo(1);
+            assertThat(text.out().lines().filter(l -> l.startsWith("  unreachable 10.0.0.")).toList()).hasSize(2)
+                    .allSatisfy(l -> assertThat(l).contains("by router lr9, which cannot reach it: router lr9 has no port on a network"
+                            + " holding 10.0.0."));
+            JsonNode b = json(from("--from", CLIENT, "-o", "json", "172.16.0.109:80")).get("backends").get(0);
+            assertThat(b.get("cause").asText()).isEqualTo("unreachable");
+            assertThat(b.get("object").get("table").asText()).isEqualTo("Logical_Router");
+            assertThat(b.get("object").get("name").asText()).isEqualTo("lr9");
+
+            // Attached where its backends are, it is delivered.
+            ovn.nbctl().run("lr-lb-del", "lr9", "foreign", "--", "lr-lb-add", "lr0", "foreign");
+            ovn.sync();
+            OvnjProcess.Result moved = from("--from", CLIENT, "172.16.0.109:80");
+            assertThat(moved.exit()).as(moved.toString()).isZero();
+        } finally {
+            ovn.nbctl().run("--if-exists", "lr-lb-del", "lr0", "foreign", "--", "lb-del", "foreign", "--", "lr-del", "lr9");
+            ovn.sync();
+        }
+    }
+
+    @Test
+    void skipSnatOnADistributedRouterLeavesTheRepliesWithoutUnDnat() throws Exception {
+        // lr0's gateway port is distributed (gateway chassis, no options:chassis): with skip_snat,
+        // northd writes the replies' un-DNAT as "flags.skip_snat_for_lb = 1; next;". Backends on
+        // their own port (web's un-DNAT flows would match the same replies), and the next hop's MAC
+        // known, so that ovn-trace follows the reply itself rather than an ARP request for it.
+        ovn.nbctl().run("lb-add", "skip", "172.16.0.104:80", "10.0.0.2:81,10.0.0.3:81", "tcp",
+                "--", "set", "load_balancer", "skip", "options:skip_snat=true", "--", "lr-lb-add", "lr0", "skip");
+        ovn.sync();
+        String datapath = ovn.sbctl().run("--bare", "--columns=_uuid", "find", "datapath_binding", "external_ids:name=lr0").trim();
+        String binding = ovn.sbctl().run("create", "mac_binding", "datapath=" + datapath, "logical_port=lrp-ext", "ip=172.16.0.254",
+                "mac=\"00:00:00:00:fe:fe\"").trim();
+        try {
+            OvnjProcess.Result text = from("--from", CLIENT, "172.16.0.104:80");
+            assertThat(text.exit()).as(text.toString()).isEqualTo(1);
+            assertThat(text.out().lines().filter(l -> l.startsWith("  not-undnatted 10.0.0.")).toList()).as(text.out()).hasSize(2)
+                    .allSatisfy(l -> assertThat(l).contains("leaves router lr0 without being un-DNATed (lr_out_undnat: flags.skip_snat_for_lb = 1;")
+                            .contains("the client gets it from another address than the VIP 172.16.0.104:80").contains("remove options:skip_snat from Load_Balancer skip"));
+            OvnjProcess.Result plain = OvnjProcess.run("doctor", "--db", ovn.northbound().remote(), "--lb", "skip");
+            assertThat(plain.exit()).as(plain.toString()).isEqualTo(1);
+            assertThat(plain.out()).contains("  error skip-snat-distributed-router: Load_Balancer skip has options:skip_snat=true and is on"
+                    + " router lr0, a distributed router (gateway port lrp-ext, no options:chassis)");
+            JsonNode b = json(from("--from", CLIENT, "-o", "json", "172.16.0.104:80")).get("backends").get(0);
+            assertThat(b.get("cause").asText()).isEqualTo("not-undnatted");
+            assertThat(b.get("direction").asText()).isEqualTo("reply");
+            assertThat(b.get("object").get("table").asText()).isEqualTo("Load_Balancer");
+            assertThat(b.get("object").get("name").asText()).isEqualTo("skip");
+        } finally {
+            ovn.sbctl().run("destroy", "mac_binding", binding);
+            ovn.nbctl().run("lr-lb-del", "lr0", "skip", "--", "lb-del", "skip");
+            ovn.sync();
+        }
     }
 }

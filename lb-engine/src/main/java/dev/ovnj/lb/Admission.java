@@ -114,6 +114,7 @@ final class Admission {
         Map<String, UUID> adoptions = cache.read(() -> {
             foreignNamesakes(owner, facts, cache, conflicts);
             foreignVips(owner, spec, facts, cache, conflicts, warnings);
+            SkipSnatRouters.warning(spec, cache).ifPresent(warnings::add);
             return adoption == null || conflicts.isEmpty() ? Map.<String, UUID>of()
                     : adoptable(owner, facts, adoption, cache, conflicts, notAdopted);
         });

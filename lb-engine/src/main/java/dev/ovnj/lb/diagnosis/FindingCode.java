@@ -28,6 +28,16 @@ public enum FindingCode {
      * status, or the ovn-controller that probes them is gone): its operating status is UNKNOWN.
      */
     VIP_UNKNOWN("vip-unknown", Severity.WARNING, true),
+    /**
+     * A backend is a logical switch port on no network of a router the load balancer is on, and the
+     * router has no route to it but its default one: the router DNATs the VIP's traffic and sends it away.
+     */
+    BACKEND_UNREACHABLE("backend-unreachable", Severity.ERROR, false),
+    /**
+     * A load balancer with {@code options:skip_snat=true} is on a distributed router with a gateway
+     * port, where OVN leaves its replies without un-DNAT.
+     */
+    SKIP_SNAT_DISTRIBUTED_ROUTER("skip-snat-distributed-router", Severity.ERROR, false),
     /** A backend IP is the address of no logical switch port. */
     BACKEND_NO_PORT("backend-no-port", Severity.WARNING, false),
     /** Another load balancer serves the same VIP and protocol on the same router or switch. */

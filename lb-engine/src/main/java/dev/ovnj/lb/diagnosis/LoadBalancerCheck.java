@@ -5,11 +5,13 @@ import dev.ovnj.lb.OperatingStatus;
 import dev.ovnj.lb.spec.Endpoint;
 import dev.ovnj.lb.spec.LoadBalancerSpec;
 import dev.ovnj.lb.spec.VipSpec;
+import dev.ovnj.nb.ip.IpAddresses;
 import dev.ovnj.nb.model.LoadBalancer;
 import dev.ovnj.nb.model.LogicalRouter;
 import dev.ovnj.nb.model.LogicalRouterPort;
 import dev.ovnj.sb.model.PortBinding;
 import dev.ovnj.sb.model.ServiceMonitor;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -102,6 +104,10 @@ final class LoadBalancerCheck {
             checkRouter(r, row, routed ? Map.of() : vips, gatewayless);
         }
         checkBackendPorts(row, vips);
+        for (UUID r : routers) {
+            checkReach(nb.router(r).name(), row, vips);
+            checkSkipSnat(nb.router(r), lb, row);
+        }
         if (sb.isEmpty()) {
             return;
         }
@@ -248,6 +254,57 @@ final class LoadBalancerCheck {
                     add(FindingCode.BACKEND_NO_PORT, e.getKey(), "backend " + backend + " of VIP " + e.getKey()
                             + " (" + row + ") is the address of no logical switch port", "check the backend address, or the port's addresses (ovn-nbctl lsp-set-addresses PORT \"MAC " + ip + "\")");
                 }
+            }
+        }
+    }
+
+    /**
+     * {@code skip_snat} on a distributed router with a gateway port: northd then writes the replies'
+     * un-DNAT as {@code flags.skip_snat_for_lb = 1; next;} (OVN 23.03 to 26.03), and every connection fails.
+     */
+    private void checkSkipSnat(LogicalRouter router, LoadBalancer lb, String row) {
+        if (!"true".equals(lb.options().get("skip_snat")) || router.options().containsKey("chassis")) {
+            return;
+        }
+        List<String> gateways = gatewayPorts(router).stream().map(LogicalRouterPort::name).toList();
+        if (gateways.isEmpty()) {
+            return;
+        }
+        add(FindingCode.SKIP_SNAT_DISTRIBUTED_ROUTER, null, "Load_Balancer " + row + " has options:skip_snat=true and is on router "
+                + router.name() + ", a distributed router (gateway port " + String.join(", ", gateways) + ", no options:chassis): OVN"
+                + " does not un-DNAT its replies there (lr_out_undnat: flags.skip_snat_for_lb = 1; next;), so clients get them from"
+                + " the backends' addresses and every connection through its VIPs fails",
+                "remove the option (ovn-nbctl remove load_balancer " + row + " options skip_snat; skipSnat: false in the spec):"
+                        + " OVN applies lb_force_snat_ip only on gateway routers, so on " + router.name()
+                        + " the backends see the clients' addresses without it");
+    }
+
+    /** Reports, per VIP, the backends (logical switch ports) the router cannot send the VIP's traffic to. */
+    private void checkReach(String router, String row, Map<String, List<String>> vips) {
+        for (Map.Entry<String, List<String>> e : vips.entrySet()) {
+            List<String> unreachable = new ArrayList<>();
+            Optional<String> why = Optional.empty();
+            InetAddress first = null;
+            for (String backend : e.getValue()) {
+                String ip = Endpoints.host(backend);
+                if (ip.isEmpty() || !nb.isSwitchPortAddress(ip)) {
+                    continue;
+                }
+                InetAddress a = IpAddresses.parse(ip);
+                Optional<String> reason = BackendReach.unreachable(nb, router, a);
+                if (reason.isPresent()) {
+                    unreachable.add(backend);
+                    if (why.isEmpty()) {
+                        why = reason;
+                        first = a;
+                    }
+                }
+            }
+            if (!unreachable.isEmpty()) {
+                add(FindingCode.BACKEND_UNREACHABLE, e.getKey(), "router " + router + " cannot reach " + (unreachable.size() == 1 ? "backend "
+                        : "backends ") + String.join(", ", unreachable) + " of VIP " + e.getKey() + " (" + row + "): " + why.get()
+                        + "; the router DNATs the VIP's traffic and sends it there",
+                        BackendReach.fix(nb, router, row, first));
             }
         }
     }

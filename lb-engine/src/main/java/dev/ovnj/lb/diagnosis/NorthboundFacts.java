@@ -3,16 +3,19 @@ package dev.ovnj.lb.diagnosis;
 import dev.ovnj.lb.plan.DesiredRow;
 import dev.ovnj.nb.eip.RouterNetworks;
 import dev.ovnj.nb.ip.IpAddresses;
+import dev.ovnj.nb.ip.IpNetwork;
 import dev.ovnj.nb.model.LoadBalancer;
 import dev.ovnj.nb.model.LoadBalancerGroup;
 import dev.ovnj.nb.model.LogicalRouter;
 import dev.ovnj.nb.model.LogicalRouterPort;
+import dev.ovnj.nb.model.LogicalRouterStaticRoute;
 import dev.ovnj.nb.model.LogicalSwitch;
 import dev.ovnj.nb.model.LogicalSwitchPort;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.cache.TableCache;
 import dev.ovnj.ovsdb.data.Row;
 import dev.ovnj.ovsdb.monitor.MonitorRequest;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -37,6 +40,8 @@ public final class NorthboundFacts {
     private static final Pattern MAC = Pattern.compile("\\p{XDigit}{2}(:\\p{XDigit}{2}){5}");
     private static final String[] TABLES = {"Load_Balancer", "Load_Balancer_Group", "Logical_Router",
         "Logical_Router_Port", "Logical_Switch", "Logical_Switch_Port"};
+    /** Read when the cache holds it (the backend-reach check needs it; without it that check is skipped). */
+    static final String STATIC_ROUTES = "Logical_Router_Static_Route";
 
     private final Map<UUID, LoadBalancer> balancers;
     private final Map<String, List<UUID>> balancersByName;
@@ -53,6 +58,7 @@ public final class NorthboundFacts {
     private final Set<String> portAddresses;
     private final Map<UUID, Map<String, List<UUID>>> vipUsers;
     private final RouterNetworks networks;
+    private final Optional<Map<String, List<StaticRoute>>> staticRoutes;
 
     private NorthboundFacts(Reader r) {
         this.balancers = r.balancers;
@@ -70,6 +76,7 @@ public final class NorthboundFacts {
         this.portAddresses = r.portAddresses;
         this.vipUsers = r.vipUsers;
         this.networks = r.networks;
+        this.staticRoutes = r.staticRoutes;
     }
 
     /**
@@ -78,12 +85,14 @@ public final class NorthboundFacts {
      * @return the monitor request
      */
     public static MonitorRequest monitorRequest() {
-        return MonitorRequest.tables(TABLES);
+        return MonitorRequest.tables(tables().toArray(String[]::new));
     }
 
-    /** The tables {@link #read(RowCache)} needs, for requests that monitor more. */
+    /** The tables {@link #read(RowCache)} reads, for requests that monitor more. */
     static List<String> tables() {
-        return List.of(TABLES);
+        List<String> out = new ArrayList<>(List.of(TABLES));
+        out.add(STATIC_ROUTES);
+        return out;
     }
 
     /**
@@ -181,6 +190,37 @@ public final class NorthboundFacts {
         return networks;
     }
 
+    /** Every router's name. */
+    List<String> routerNames() {
+        return routersByName.keySet().stream().sorted().toList();
+    }
+
+    /**
+     * A router's static routes, or empty when the cache did not hold the table (then nothing can
+     * be said about where the router sends an address outside its networks).
+     */
+    Optional<List<StaticRoute>> staticRoutes(String router) {
+        return staticRoutes.map(m -> m.getOrDefault(router, List.of()));
+    }
+
+    /**
+     * A static route as a check needs it.
+     *
+     * @param prefix the destination network, or empty when it does not parse
+     * @param text {@code PREFIX via NEXTHOP}, as it is shown
+     */
+    record StaticRoute(Optional<IpNetwork> prefix, String text) {
+        /** Whether the route covers the address with a prefix longer than 0 (not a default route). */
+        boolean coversSpecifically(InetAddress a) {
+            return prefix.filter(p -> p.prefixLength() > 0 && p.contains(a)).isPresent();
+        }
+
+        /** Whether it is a default route of the address's family. */
+        boolean isDefaultFor(InetAddress a) {
+            return prefix.filter(p -> p.prefixLength() == 0 && p.contains(a)).isPresent();
+        }
+    }
+
     /** The load balancers on a router or switch serving this VIP key (see {@link #vipKey}). */
     List<UUID> vipUsers(UUID datapath, String key) {
         return vipUsers.getOrDefault(datapath, Map.of()).getOrDefault(key, List.of());
@@ -223,6 +263,7 @@ public final class NorthboundFacts {
         final Set<String> portAddresses = new HashSet<>();
         final Map<UUID, Map<String, List<UUID>>> vipUsers = new HashMap<>();
         final RouterNetworks networks;
+        final Optional<Map<String, List<StaticRoute>>> staticRoutes;
 
         Reader(RowCache cache) {
             for (Row r : cache.table("Load_Balancer").rows()) {
@@ -259,6 +300,35 @@ public final class NorthboundFacts {
                 lsp.dynamicAddresses().ifPresent(this::addAddresses);
             }
             networks = RouterNetworks.read(cache);
+            staticRoutes = cache.findTable(STATIC_ROUTES).map(t -> {
+                Map<UUID, LogicalRouterStaticRoute> byUuid = new HashMap<>();
+                t.rows().forEach(r -> byUuid.put(r.uuid(), LogicalRouterStaticRoute.fromRow(r)));
+                Map<String, List<StaticRoute>> out = new HashMap<>();
+                for (LogicalRouter lr : routers.values()) {
+                    List<StaticRoute> mine = new ArrayList<>();
+                    for (UUID u : lr.staticRoutes()) {
+                        LogicalRouterStaticRoute route = byUuid.get(u);
+                        if (route != null) {
+                            mine.add(new StaticRoute(prefix(route.ipPrefix()), route.ipPrefix() + " via " + route.nexthop()));
+                        }
+                    }
+                    out.put(lr.name(), List.copyOf(mine));
+                }
+                return out;
+            });
+        }
+
+        /** A route's ip_prefix: {@code NET/LEN}, or a bare address (a host route). */
+        private static Optional<IpNetwork> prefix(String text) {
+            try {
+                if (text.indexOf('/') >= 0) {
+                    return Optional.of(IpNetwork.parse(text));
+                }
+                InetAddress a = IpAddresses.parse(text);
+                return Optional.of(new IpNetwork(a, IpAddresses.bits(a)));
+            } catch (IllegalArgumentException malformed) {
+                return Optional.empty();
+            }
         }
 
         private void attach(Map<UUID, Set<UUID>> holders, UUID datapath, Set<UUID> direct, Set<UUID> groups,

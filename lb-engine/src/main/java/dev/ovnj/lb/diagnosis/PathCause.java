@@ -19,6 +19,16 @@ public enum PathCause {
     NO_CHASSIS("no-chassis"),
     /** The VIP has no backends, so the load balancer rejects (options:reject) or drops. */
     NO_BACKENDS("no-backends"),
+    /**
+     * The router the load balancer is on has no network holding the backend and no route to it but
+     * its default one, so the DNATed request leaves away from the backend.
+     */
+    UNREACHABLE("unreachable"),
+    /**
+     * The reply gets back to the client's side without the router's un-DNAT, so it does not come
+     * from the VIP ({@code options:skip_snat} on a distributed router with a gateway port).
+     */
+    NOT_UNDNATTED("not-undnatted"),
     /** The backend's address is no logical switch port's. */
     NO_PORT("no-port"),
     /** Dropped by a logical flow no Northbound row could be named for. */

@@ -34,6 +34,7 @@ public final class PathCheck {
     private static final List<String> NEW = List.of("--ct=new", "--ct=new", "--ct=new", "--ct=new");
     private static final List<String> REPLY = List.of("--ct=est,rpl", "--ct=est,rpl", "--ct=est,rpl", "--ct=est,rpl");
     private static final String CLIENT_MAC = "02:00:00:00:00:01";
+    private static final java.util.regex.Pattern SNAT = java.util.regex.Pattern.compile("ct_snat(?:_in_czone)?\\(([^)]+)\\)");
 
     private final Endpoint vip;
     private final Optional<String> protocol;
@@ -260,8 +261,29 @@ public final class PathCheck {
             List<String> options = new ArrayList<>(NEW);
             options.add(lbDst);
             TracedPacket forward = TracedPacket.parse(tracer.traceDetailed(entry.datapath(), request(), options));
+            String affinity = "";
+            if (forward.endsLearningAffinity()) {
+                // The first packet of a client's new session ends where OVN learns its backend; the
+                // retransmission is what reaches it. Trace that one, with the learned flow's registers.
+                TracedPacket.Step learn = forward.steps().get(forward.steps().size() - 1);
+                Optional<String> registers = learnedRegisters(forward, learn, backend, sb);
+                if (registers.isEmpty()) {
+                    return new BackendPath(backend, PathCause.DROPPED, "request", learn.stage(), learn.datapath(), Optional.empty(),
+                            "the request from " + client.host() + " ends at " + learn.stage() + " of " + learn.datapath()
+                                    + ", where OVN learns the client's session-affinity backend (commit_lb_aff), and no logical flow"
+                                    + " of " + learn.datapath() + " sends a client with a learned backend to " + backend
+                                    + ", so the client's retransmission cannot be traced",
+                            "ovn-sbctl lflow-list " + learn.datapath() + " | grep " + b.host() + " shows the affinity flows"
+                                    + " (check that ovn-northd is running and that doctor's ovn-trace is of the database's release)");
+                }
+                forward = TracedPacket.parse(tracer.traceDetailed(entry.datapath(), request() + " && " + registers.get(), options));
+                affinity = "; session affinity: OVN drops the first packet of a client's new session where it learns the backend"
+                        + " (commit_lb_aff at " + learn.stage() + " of " + learn.datapath() + ") and sends the retransmission,"
+                        + " traced here, to it";
+            }
             if (!forward.outputs().contains(target.name())) {
-                return classify(backend, forward, "request", b.host());
+                Optional<BackendPath> away = unreachable(backend, b, forward);
+                return away.isPresent() ? away.get() : classify(backend, forward, "request", b.host());
             }
             Optional<PortBinding> binding = sb.binding(target.name());
             if (binding.isEmpty() || binding.get().chassis().isEmpty()) {
@@ -277,10 +299,98 @@ public final class PathCheck {
             String reply = microflow(target.name(), target.mac(), ethDst, b, client);
             TracedPacket back = TracedPacket.parse(tracer.traceDetailed(target.switchName(), reply, REPLY));
             if (back.outputs().contains(entry.inport()) || back.outputs().contains("cr-" + entry.inport())) {
+                Optional<BackendPath> raw = notUndnatted(backend, forward, back);
+                if (raw.isPresent()) {
+                    return raw.get();
+                }
                 return new BackendPath(backend, PathCause.DELIVERED, "", "", "", Optional.empty(), "the request is output to port "
-                        + target.name() + " (switch " + target.switchName() + ") and the reply back to " + entry.inport(), "");
+                        + target.name() + " (switch " + target.switchName() + ") and the reply back to " + entry.inport() + affinity, "");
             }
             return classify(backend, back, "reply", client.host());
+        }
+
+        /**
+         * The learned session-affinity flow's register comparisons for this backend, as a microflow
+         * clause ({@code reg9[6] == 1 && reg4 == 10.0.0.2 && reg8[0..15] == 80}): those of the flow
+         * on the learning stage's datapath that sends a client with a learned backend to it.
+         */
+        private Optional<String> learnedRegisters(TracedPacket t, TracedPacket.Step learn, String backend, SouthboundFacts sb) {
+            Optional<String> bit = t.affinityBit();
+            Optional<UUID> nbDatapath = nb.routerNamed(learn.datapath()).or(() -> nb.switchNamed(learn.datapath()));
+            Optional<UUID> datapath = nbDatapath.flatMap(sb::datapathOf);
+            if (bit.isEmpty() || datapath.isEmpty()) {
+                return Optional.empty();
+            }
+            for (AffinityFlow f : sb.affinityFlows(Endpoints.canonical(backend))) {
+                if (f.datapaths().contains(datapath.get()) && f.registers().contains(bit.get() + " == 1")) {
+                    return Optional.of(String.join(" && ", f.registers()));
+                }
+            }
+            return Optional.empty();
+        }
+
+        /**
+         * When the request was load-balanced by the router it entered and the reply leaves that router
+         * without an un-DNAT ({@code ct_dnat}, {@code ct_dnat_in_czone}): the client gets the answer
+         * from the backend's address (or the router's SNAT address), not from the VIP, and drops it.
+         * OVN writes such a reply path for {@code options:skip_snat} (and a router's
+         * {@code lb_force_snat_ip} addresses) on a distributed router with a gateway port, whose
+         * un-DNAT flow then only sets a flag ({@code flags.skip_snat_for_lb = 1; next;}).
+         */
+        private Optional<BackendPath> notUndnatted(String backend, TracedPacket forward, TracedPacket back) {
+            Optional<PathFacts.RouterPortRef> in = path.routerPort(entry.inport());
+            if (in.isEmpty()) {
+                return Optional.empty();
+            }
+            String router = in.get().router();
+            boolean dnatted = forward.steps().stream().anyMatch(s -> s.datapath().equals(router) && s.actions().contains("ct_lb"));
+            List<TracedPacket.Step> mine = back.steps().stream().filter(s -> s.datapath().equals(router)).toList();
+            // Judged only where the reply met the load balancer's own un-DNAT flow (priority above 0
+            // in the undnat stage): a reply held for ARP, say, is traced as the ARP request instead.
+            Optional<TracedPacket.Step> undnat = mine.stream().filter(s -> s.stage().contains("undnat") && s.priority() > 0).findFirst();
+            if (!dnatted || undnat.isEmpty() || mine.stream().anyMatch(s -> s.actions().contains("ct_dnat"))) {
+                return Optional.empty();
+            }
+            boolean skip = lb.options().getOrDefault("skip_snat", "false").equals("true");
+            Optional<PathObject> object = path.objectOf(undnat.get().flow())
+                    .or(() -> nb.routerNamed(router).map(u -> new PathObject("Logical_Router", router, u, "")));
+            String snat = mine.stream().map(s -> SNAT.matcher(s.actions())).filter(java.util.regex.Matcher::find)
+                    .map(m -> " and SNATs it to " + m.group(1)).findFirst().orElse("");
+            return Optional.of(new BackendPath(backend, PathCause.NOT_UNDNATTED, "reply", undnat.get().stage(),
+                    router, object, "the reply from " + backend + " leaves router " + router + " without being un-DNATed"
+                            + " (" + undnat.get().stage() + ": " + undnat.get().actions().lines().findFirst().orElse("").trim() + ")" + snat
+                            + ": the client gets it from another address than the VIP " + vip + " and drops it"
+                            + (skip ? "; OVN writes this un-DNAT for options:skip_snat=true on a router with a distributed gateway"
+                                    + " port" : ""),
+                    skip ? "remove options:skip_snat from Load_Balancer " + lb.name() + " (ovn-nbctl remove load_balancer " + lb.name()
+                            + " options skip_snat): on a distributed router OVN applies lb_force_snat_ip only to gateway routers,"
+                            + " so the backends see the client's address without it"
+                            : "check the router's lb_force_snat_ip and the load balancer's options (ovn-sbctl lflow-list " + router
+                            + " | grep undnat)"));
+        }
+
+        /**
+         * When the request entered a router the load balancer is on and never reached the backend's
+         * port: the router cannot reach the backend at all ({@link BackendReach}), a cause to name
+         * rather than the last flow the packet met on its way elsewhere.
+         */
+        private Optional<BackendPath> unreachable(String backend, Endpoint b, TracedPacket t) {
+            Optional<PathFacts.RouterPortRef> in = path.routerPort(entry.inport());
+            if (in.isEmpty()) {
+                return Optional.empty();
+            }
+            String router = in.get().router();
+            Optional<String> why = BackendReach.unreachable(nb, router, b.address());
+            if (why.isEmpty()) {
+                return Optional.empty();
+            }
+            Optional<PathObject> object = nb.routerNamed(router).map(u -> new PathObject("Logical_Router", router, u,
+                    "networks " + String.join(", ", nb.networks().networks(router))));
+            String where = t.outputs().isEmpty() ? "" : " (the request was output to " + String.join(", ", t.outputs()) + ")";
+            return Optional.of(new BackendPath(backend, PathCause.UNREACHABLE, "request", t.terminal().map(TracedPacket.Step::stage)
+                    .orElse(""), router, object, "the request from " + client.host() + " is DNATed to " + backend + " by router "
+                    + router + ", which cannot reach it: " + why.get() + where,
+                    BackendReach.fix(nb, router, lb.name(), b.address())));
         }
 
         /** Names the stage that stopped the packet and the row responsible. */

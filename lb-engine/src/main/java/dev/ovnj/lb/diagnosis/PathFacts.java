@@ -63,7 +63,11 @@ public final class PathFacts {
      */
     public static MonitorRequest northboundMonitorRequest() {
         List<String> tables = new ArrayList<>(NorthboundFacts.tables());
-        tables.addAll(List.of(NB_TABLES));
+        for (String t : NB_TABLES) {
+            if (!tables.contains(t)) {
+                tables.add(t);
+            }
+        }
         return MonitorRequest.tables(tables.toArray(String[]::new));
     }
 

@@ -24,8 +24,9 @@ import java.util.UUID;
  * one consistent pass: datapaths by the Northbound router or switch they stand for, the
  * {@code Load_Balancer} rows northd wrote (their datapaths resolved through {@code datapath_group},
  * {@code ls_datapath_group} and {@code lr_datapath_group}, whichever the release writes),
- * the routers' load-balancer address sets, port bindings, service monitors, and every logical flow
- * that load-balances a VIP, indexed by VIP. Immutable once read.
+ * the routers' load-balancer address sets, port bindings, service monitors, every logical flow
+ * that load-balances a VIP, indexed by VIP, and the session-affinity flows, indexed by backend.
+ * Immutable once read.
  */
 public final class SouthboundFacts {
     private static final String[] TABLES = {"Datapath_Binding", "Load_Balancer", "Logical_DP_Group",
@@ -41,13 +42,15 @@ public final class SouthboundFacts {
     private final Map<String, PortBinding> bindings;
     private final Map<String, List<ServiceMonitor>> monitors;
     private final Map<String, List<LbFlow>> flows;
+    private final Map<String, List<AffinityFlow>> affinityFlows;
     /** Chassis whose ovn-controller is there: a Chassis row with a Chassis_Private row of its name. */
     private final Set<UUID> liveChassis;
 
     private SouthboundFacts(Map<UUID, UUID> datapathOf, Map<UUID, Long> tunnelKeys, Map<String, Set<String>> routerLbSets,
                             Map<UUID, SouthboundBalancer> balancersByNbUuid, boolean routersRecorded,
                             Map<String, PortBinding> bindings,
-                            Map<String, List<ServiceMonitor>> monitors, Map<String, List<LbFlow>> flows, Set<UUID> liveChassis) {
+                            Map<String, List<ServiceMonitor>> monitors, Map<String, List<LbFlow>> flows,
+                            Map<String, List<AffinityFlow>> affinityFlows, Set<UUID> liveChassis) {
         this.datapathOf = datapathOf;
         this.tunnelKeys = tunnelKeys;
         this.routerLbSets = routerLbSets;
@@ -56,6 +59,7 @@ public final class SouthboundFacts {
         this.bindings = bindings;
         this.monitors = monitors;
         this.flows = flows;
+        this.affinityFlows = affinityFlows;
         this.liveChassis = liveChassis;
     }
 
@@ -151,19 +155,27 @@ public final class SouthboundFacts {
             monitors.computeIfAbsent(key, k -> new ArrayList<>(1)).add(m);
         }
         Map<String, List<LbFlow>> flows = new HashMap<>();
+        Map<String, List<AffinityFlow>> affinityFlows = new HashMap<>();
         for (Row r : cache.table("Logical_Flow").rows()) {
             String actions = (String) r.get("actions");
             // Most flows do not load-balance; skip them before parsing anything.
             if (actions.indexOf("backends=") < 0) {
                 continue;
             }
-            Optional<LbFlow.Parsed> parsed = LbFlow.parse((String) r.get("match"), actions);
-            if (parsed.isEmpty()) {
+            String match = (String) r.get("match");
+            Optional<LbFlow.Parsed> parsed = LbFlow.parse(match, actions);
+            Optional<AffinityFlow.Parsed> affinity = AffinityFlow.parse(match, actions);
+            if (parsed.isEmpty() && affinity.isEmpty()) {
                 continue;
             }
             Set<UUID> dps = new LinkedHashSet<>();
             uuids(r.get("logical_datapath")).forEach(dps::add);
             uuids(r.get("logical_dp_group")).forEach(g -> dps.addAll(groups.getOrDefault(g, Set.of())));
+            affinity.ifPresent(a -> affinityFlows.computeIfAbsent(a.backend(), k -> new ArrayList<>(2))
+                    .add(new AffinityFlow(dps, a.backend(), a.registers())));
+            if (parsed.isEmpty()) {
+                continue;
+            }
             flows.computeIfAbsent(parsed.get().key(), k -> new ArrayList<>(2))
                     .add(new LbFlow(dps, parsed.get().key(), parsed.get().backends()));
         }
@@ -184,7 +196,8 @@ public final class SouthboundFacts {
                 live.add(r.uuid());
             }
         });
-        return new SouthboundFacts(datapathOf, tunnelKeys, routerLbSets, balancers, routersRecorded, bindings, monitors, flows, live);
+        return new SouthboundFacts(datapathOf, tunnelKeys, routerLbSets, balancers, routersRecorded, bindings, monitors, flows,
+                affinityFlows, live);
     }
 
     /**
@@ -274,6 +287,11 @@ public final class SouthboundFacts {
     /** The load-balancing flows of a VIP key (see {@link LbFlow#lookupKey}). */
     List<LbFlow> flows(String key) {
         return flows.getOrDefault(key, List.of());
+    }
+
+    /** The session-affinity flows that send a client with a learned backend to this one ({@code IP:PORT}, canonical). */
+    List<AffinityFlow> affinityFlows(String backend) {
+        return affinityFlows.getOrDefault(backend, List.of());
     }
 
     /**

@@ -22,6 +22,7 @@ record TracedPacket(List<Step> steps, List<String> outputs) {
             "^\\s*\\d+\\.\\s+(\\S+?)(?:\\s+\\([^)]*\\))?:\\s+(.*),\\s+priority\\s+(\\d+),\\s+uuid\\s+([0-9a-fA-F]+)\\s*$");
     private static final Pattern OUTPUT = Pattern.compile("/\\*\\s*output to \"([^\"]+)\"");
     private static final Pattern REJECT = Pattern.compile("(^|[\\s;{])reject\\b");
+    private static final Pattern AFFINITY_CHECK = Pattern.compile("(\\S+)\\s*=\\s*chk_lb_aff\\(\\)");
 
     TracedPacket {
         steps = List.copyOf(steps);
@@ -91,6 +92,30 @@ record TracedPacket(List<Step> steps, List<String> outputs) {
 
     private static Step withActions(Step s, StringBuilder actions) {
         return new Step(s.datapath(), s.pipeline(), s.stage(), s.match(), s.priority(), s.flow(), actions.toString());
+    }
+
+    /**
+     * Whether the packet's way ends at the learning of a session-affinity backend: OVN's
+     * {@code lb_aff_learn} stage runs {@code commit_lb_aff(...)} with no {@code next}, so the first
+     * packet of a client's new session ends there by design (the learned flow sends the client's
+     * later packets, and its retransmission, to that backend), and {@code ovn-trace} stops there too.
+     */
+    boolean endsLearningAffinity() {
+        return !steps.isEmpty() && steps.get(steps.size() - 1).actions().contains("commit_lb_aff(");
+    }
+
+    /**
+     * The register bit the affinity check stage loads with {@code chk_lb_aff()} (e.g.
+     * {@code reg9[6]}), which says that the client has a learned backend.
+     */
+    Optional<String> affinityBit() {
+        for (Step s : steps) {
+            Matcher m = AFFINITY_CHECK.matcher(s.actions());
+            if (m.find()) {
+                return Optional.of(m.group(1));
+            }
+        }
+        return Optional.empty();
     }
 
     /** The step that ended the packet's way: the first that rejects it, else the last one. */

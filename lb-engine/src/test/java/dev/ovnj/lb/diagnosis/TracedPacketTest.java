@@ -64,4 +64,26 @@ class TracedPacketTest {
         assertThat(t.terminal()).isEmpty();
         assertThat(t.culprits()).isEmpty();
     }
+
+    @Test
+    void theLearningOfASessionAffinityBackendEndsTheTraceAndNamesTheCheckedBit() {
+        // OVN 23.03's ovn-trace on a VIP with options:affinity_timeout (abridged).
+        TracedPacket t = TracedPacket.parse(String.join("\n",
+                "ingress(dp=\"r1\", inport=\"r1-ext\")",
+                " 6. lr_in_lb_aff_check (northd.c:7200): ct.new && !ct.rel && ip4 && ip4.dst == 172.30.0.11 && tcp && tcp.dst == 80,"
+                        + " priority 100, uuid b6595f78",
+                "    reg0 = ip4.dst;",
+                "    reg9[16..31] = tcp.dst;",
+                "    reg9[6] = chk_lb_aff();",
+                "    next;",
+                " 7. lr_in_dnat (northd.c:10551): ct.new && !ct.rel && ip4 && ip4.dst == 172.30.0.11 && tcp && tcp.dst == 80,"
+                        + " priority 120, uuid dbff0754",
+                "    ct_lb(backends=10.0.0.11:8080,10.0.0.12:8080);",
+                " 8. lr_in_lb_aff_learn (northd.c:7281): reg9[6] == 0 && ct.new && ip4 && reg0 == 172.30.0.11 && reg9[16..31] == 80"
+                        + " && ip4.dst == 10.0.0.11 && tcp.dst == 8080, priority 100, uuid 16dd9df6",
+                "    commit_lb_aff(vip = \"172.30.0.11:80\", backend = \"10.0.0.11:8080\", proto = tcp, timeout = 60);", ""));
+        assertThat(t.endsLearningAffinity()).isTrue();
+        assertThat(t.affinityBit()).contains("reg9[6]");
+        assertThat(TracedPacket.parse("").endsLearningAffinity()).isFalse();
+    }
 }
