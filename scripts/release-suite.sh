@@ -20,7 +20,7 @@ TESTS+=,OvsdbClientIT,MonitorIT,TransactOperationsIT,ClusterFailoverIT,RelayIT,P
 TESTS+=,SchemaCompatibilityIT,DifferentialIT
 TESTS+=,EngineIT,EngineClusterIT,HealthCheckIT,HealthCheckSourceIT,BackendHealthViewIT,OperatingStatusIT,FeatureSupportIT,ReleaseFeaturesIT,DiagnosisIT,SourceRangesIT,ScaleAdviceIT
 TESTS+=,DoctorIT,DoctorFromIT,CommandsIT,HealthCheckCliIT
-TESTS+=,ChassisIT,EipTrafficIT,ServiceTrafficIT
+TESTS+=,ChassisIT,EipTrafficIT,ServiceTrafficIT,DoctorDataPlaneIT,SkipSnatRoutersIT
 MODULES=ovsdb-core,testkit,testkit-inmemory,ovn-nb-model,lb-engine,ovnj-kubernetes,cli
 
 if [ "$suite" = host ]; then
