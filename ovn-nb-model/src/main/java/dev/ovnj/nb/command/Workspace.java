@@ -1,0 +1,302 @@
+package dev.ovnj.nb.command;
+
+import dev.ovnj.ovsdb.cache.RowCache;
+import dev.ovnj.ovsdb.cache.TableCache;
+import dev.ovnj.ovsdb.data.NamedUuid;
+import dev.ovnj.ovsdb.data.Row;
+import dev.ovnj.ovsdb.data.ValueCodec;
+import dev.ovnj.ovsdb.schema.ColumnSchema;
+import dev.ovnj.ovsdb.schema.DatabaseSchema;
+import dev.ovnj.ovsdb.schema.TableSchema;
+import dev.ovnj.ovsdb.tx.Condition;
+import dev.ovnj.ovsdb.tx.Insert;
+import dev.ovnj.ovsdb.tx.Operation;
+import dev.ovnj.ovsdb.tx.Operations;
+import dev.ovnj.ovsdb.tx.Update;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/**
+ * The database as one command list sees it, as ovn-nbctl's IDL replica does: the client's cache
+ * read once per row, overlaid with the rows the list inserted, changed and deleted so far. It
+ * turns into one transaction at the end. A row deleted from a non-root table is not sent (the
+ * server collects it once unreferenced, as ovn-nbctl's IDL leaves it to do).
+ */
+final class Workspace {
+    private final DatabaseSchema schema;
+    private final RowCache cache;
+    // Current values of rows read or written, per table, by UUID (complete rows).
+    private final Map<String, Map<UUID, Map<String, Object>>> touched = new HashMap<>();
+    private final Map<UUID, Set<String>> changedColumns = new LinkedHashMap<>();
+    private final Map<UUID, String> inserted = new LinkedHashMap<>();
+    private final Map<UUID, String> deleted = new LinkedHashMap<>();
+
+    Workspace(DatabaseSchema schema, RowCache cache) {
+        this.schema = schema;
+        this.cache = cache;
+    }
+
+    DatabaseSchema schema() {
+        return schema;
+    }
+
+    TableSchema table(String name) {
+        return schema.findTable(name).orElseThrow(() -> new NbctlException("unknown table \"" + name + "\""));
+    }
+
+    boolean hasColumn(String table, String column) {
+        return schema.findTable(table).flatMap(t -> t.findColumn(column)).isPresent();
+    }
+
+    /** The live rows of a table, cache order first, then rows this list inserted. */
+    List<UUID> uuids(String table) {
+        List<UUID> out = new ArrayList<>();
+        cache.findTable(table).ifPresent(t -> {
+            for (Row r : t.rows()) {
+                if (!deleted.containsKey(r.uuid())) {
+                    out.add(r.uuid());
+                }
+            }
+        });
+        inserted.forEach((uuid, t) -> {
+            if (t.equals(table) && !deleted.containsKey(uuid)) {
+                out.add(uuid);
+            }
+        });
+        return out;
+    }
+
+    boolean exists(String table, UUID uuid) {
+        if (deleted.containsKey(uuid)) {
+            return false;
+        }
+        if (table.equals(inserted.get(uuid))) {
+            return true;
+        }
+        return cache.findTable(table).flatMap(t -> t.get(uuid)).isPresent();
+    }
+
+    /** The table holding a live row with this UUID, or null. */
+    String tableOf(UUID uuid) {
+        if (deleted.containsKey(uuid)) {
+            return null;
+        }
+        if (inserted.containsKey(uuid)) {
+            return inserted.get(uuid);
+        }
+        for (String t : schema.tables().keySet()) {
+            if (cache.findTable(t).flatMap(c -> c.get(uuid)).isPresent()) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    private Map<String, Object> values(String table, UUID uuid) {
+        Map<UUID, Map<String, Object>> rows = touched.computeIfAbsent(table, t -> new HashMap<>());
+        Map<String, Object> row = rows.get(uuid);
+        if (row == null) {
+            TableCache t = cache.findTable(table).orElseThrow();
+            Row r = t.get(uuid).orElseThrow(() -> new IllegalStateException(table + " row " + uuid + " vanished"));
+            row = new HashMap<>();
+            for (ColumnSchema c : table(table).columns()) {
+                if (!c.isImplicit()) {
+                    row.put(c.name(), r.get(c.name()));
+                }
+            }
+            rows.put(uuid, row);
+        }
+        return row;
+    }
+
+    /** A column of a live row. */
+    Object get(String table, UUID uuid, String column) {
+        if (column.equals("_uuid")) {
+            return uuid;
+        }
+        if (!hasColumn(table, column)) {
+            throw new NbctlException(table + " column " + column + " is not in this database's schema ("
+                    + Releases.describe(schema) + ")");
+        }
+        return values(table, uuid).get(column);
+    }
+
+    String string(String table, UUID uuid, String column) {
+        Object v = get(table, uuid, column);
+        return v instanceof String s ? s : null;
+    }
+
+    /** An optional column's value or null. */
+    Object optional(String table, UUID uuid, String column) {
+        if (!hasColumn(table, column)) {
+            return null;
+        }
+        Set<?> s = (Set<?>) get(table, uuid, column);
+        return s.isEmpty() ? null : s.iterator().next();
+    }
+
+    @SuppressWarnings("unchecked")
+    Set<Object> set(String table, UUID uuid, String column) {
+        if (!hasColumn(table, column)) {
+            return Set.of();
+        }
+        return (Set<Object>) get(table, uuid, column);
+    }
+
+    @SuppressWarnings("unchecked")
+    Map<Object, Object> map(String table, UUID uuid, String column) {
+        if (!hasColumn(table, column)) {
+            return Map.of();
+        }
+        return (Map<Object, Object>) get(table, uuid, column);
+    }
+
+    /** Inserts a row with these values (others get their defaults); returns its provisional UUID. */
+    UUID insert(String table, Map<String, Object> columns) {
+        return insert(table, columns, UUID.randomUUID());
+    }
+
+    /** Inserts a row under a provisional UUID chosen by the caller (a {@code --id=@name} symbol). */
+    UUID insert(String table, Map<String, Object> columns, UUID uuid) {
+        TableSchema t = table(table);
+        Map<String, Object> row = new HashMap<>();
+        for (ColumnSchema c : t.columns()) {
+            if (!c.isImplicit()) {
+                row.put(c.name(), ValueCodec.defaultValue(c.type()));
+            }
+        }
+        touched.computeIfAbsent(table, x -> new HashMap<>()).put(uuid, row);
+        inserted.put(uuid, table);
+        columns.forEach((k, v) -> write(table, uuid, k, v));
+        return uuid;
+    }
+
+    /** Writes a whole column of a live row. */
+    void write(String table, UUID uuid, String column, Object value) {
+        if (!hasColumn(table, column)) {
+            throw new NbctlException(table + " column " + column + " is not in this database's schema ("
+                    + Releases.describe(schema) + ")");
+        }
+        values(table, uuid).put(column, value);
+        changedColumns.computeIfAbsent(uuid, u -> new LinkedHashSet<>()).add(column);
+    }
+
+    void addToSet(String table, UUID uuid, String column, Object atom) {
+        Set<Object> s = new LinkedHashSet<>(set(table, uuid, column));
+        s.add(atom);
+        write(table, uuid, column, Set.copyOf(s));
+    }
+
+    void removeFromSet(String table, UUID uuid, String column, Object atom) {
+        Set<Object> s = new LinkedHashSet<>(set(table, uuid, column));
+        if (s.remove(atom)) {
+            write(table, uuid, column, Set.copyOf(s));
+        }
+    }
+
+    void delete(String table, UUID uuid) {
+        deleted.put(uuid, table);
+    }
+
+    boolean isInserted(UUID uuid) {
+        return inserted.containsKey(uuid) && !deleted.containsKey(uuid);
+    }
+
+    static String uuidName(UUID uuid) {
+        return "row" + uuid.toString().replace('-', '_');
+    }
+
+    /** The operations that make the database what this list left, in one transaction. */
+    List<Operation> operations() {
+        List<Operation> ops = new ArrayList<>();
+        Set<UUID> live = new HashSet<>();
+        inserted.forEach((uuid, table) -> {
+            if (!deleted.containsKey(uuid)) {
+                live.add(uuid);
+            }
+        });
+        for (Map.Entry<UUID, String> e : inserted.entrySet()) {
+            UUID uuid = e.getKey();
+            if (!live.contains(uuid)) {
+                continue;
+            }
+            TableSchema t = table(e.getValue());
+            Map<String, Object> row = new LinkedHashMap<>();
+            Map<String, Object> values = touched.get(e.getValue()).get(uuid);
+            for (ColumnSchema c : t.columns()) {
+                if (c.isImplicit()) {
+                    continue;
+                }
+                Object v = values.get(c.name());
+                if (!v.equals(ValueCodec.defaultValue(c.type()))) {
+                    row.put(c.name(), named(v, live));
+                }
+            }
+            ops.add(new Insert(e.getValue(), row, java.util.Optional.of(uuidName(uuid)), java.util.Optional.empty()));
+        }
+        for (Map.Entry<UUID, Set<String>> e : changedColumns.entrySet()) {
+            UUID uuid = e.getKey();
+            if (inserted.containsKey(uuid) || deleted.containsKey(uuid)) {
+                continue;
+            }
+            String table = tableOfTouched(uuid);
+            Map<String, Object> values = touched.get(table).get(uuid);
+            Update u = Operations.update(table).where(Condition.eq("_uuid", uuid));
+            for (String column : e.getValue()) {
+                u = u.set(column, named(values.get(column), live));
+            }
+            ops.add(u);
+        }
+        for (Map.Entry<UUID, String> e : deleted.entrySet()) {
+            if (!inserted.containsKey(e.getKey()) && schema.isRootTable(e.getValue())) {
+                ops.add(Operations.delete(e.getValue()).where(Condition.eq("_uuid", e.getKey())));
+            }
+        }
+        return ops;
+    }
+
+    private String tableOfTouched(UUID uuid) {
+        for (Map.Entry<String, Map<UUID, Map<String, Object>>> e : touched.entrySet()) {
+            if (e.getValue().containsKey(uuid)) {
+                return e.getKey();
+            }
+        }
+        throw new IllegalStateException("untouched row " + uuid);
+    }
+
+    /** Replaces references to rows inserted here by their uuid-names; drops references to deleted inserts. */
+    private Object named(Object value, Set<UUID> live) {
+        if (value instanceof UUID u) {
+            return inserted.containsKey(u) ? new NamedUuid(uuidName(u)) : u;
+        }
+        if (value instanceof Set<?> s) {
+            return s.stream().filter(a -> !(a instanceof UUID u && inserted.containsKey(u) && !live.contains(u)))
+                    .map(a -> named(a, live)).collect(Collectors.toUnmodifiableSet());
+        }
+        if (value instanceof Map<?, ?> m) {
+            Map<Object, Object> out = new LinkedHashMap<>();
+            m.forEach((k, v) -> {
+                if (!(v instanceof UUID u && inserted.containsKey(u) && !live.contains(u))) {
+                    out.put(named(k, live), named(v, live));
+                }
+            });
+            return Map.copyOf(out);
+        }
+        return value;
+    }
+
+    /** Provisional UUIDs of inserted rows by their uuid-names, to print the real ones after commit. */
+    Map<String, UUID> insertedNames() {
+        Map<String, UUID> out = new LinkedHashMap<>();
+        inserted.keySet().forEach(u -> out.put(uuidName(u), u));
+        return out;
+    }
+}
