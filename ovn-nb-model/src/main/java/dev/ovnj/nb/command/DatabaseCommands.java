@@ -172,6 +172,8 @@ public final class DatabaseCommands {
         TableSchema t = table(table);
         int eq = arg.indexOf('=');
         if (eq < 0) {
+            int colon = arg.indexOf(':');
+            column(t, colon < 0 ? arg : arg.substring(0, colon));
             throw new NbctlException(arg + ": argument does not end in \"=\" followed by a value.");
         }
         String lhs = arg.substring(0, eq);

@@ -208,18 +208,15 @@ final class DatumSyntax {
 
     private static Object checkEnum(BaseType base, Object atom) {
         if (base.enumValues().isPresent() && !base.enumValues().get().contains(atom)) {
-            List<Object> allowed = sorted(base.enumValues().get());
-            StringBuilder b = new StringBuilder();
-            for (int i = 0; i < allowed.size(); i++) {
-                if (i > 0) {
-                    b.append(i == allowed.size() - 1 ? (allowed.size() > 2 ? ", or " : " or ") : ", ");
-                }
-                b.append(atomToString(allowed.get(i)));
+            StringBuilder b = new StringBuilder("[");
+            for (Object allowedAtom : sorted(base.enumValues().get())) {
+                b.append(b.length() > 1 ? ", " : "").append(atomToString(allowedAtom));
             }
-            throw new NbctlException(atomToString(atom) + " is not one of the allowed values (" + b + ")");
+            b.append(']');
+            throw new NbctlException("constraint violation: " + atomToString(atom) + " is not one of the allowed values (" + b + ")");
         }
         if (atom instanceof Long l && (l < base.minInteger() || l > base.maxInteger())) {
-            throw new NbctlException(l + " is not in the valid range " + base.minInteger() + " to " + base.maxInteger()
+            throw new NbctlException("constraint violation: " + l + " is not in the valid range " + base.minInteger() + " to " + base.maxInteger()
                     + " (inclusive)");
         }
         return atom;

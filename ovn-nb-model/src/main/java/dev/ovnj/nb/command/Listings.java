@@ -154,7 +154,7 @@ final class Listings {
         List<UUID> acls = new ArrayList<>();
         ws.set(ownerTable, owner, "acls").forEach(o -> acls.add((UUID) o));
         acls.sort(Comparator.<UUID, Integer>comparing(a -> ws.string("ACL", a, "direction").equals("from-lport") ? 0 : 1)
-                .thenComparing(a -> "true".equals(ws.map("ACL", a, "options").get("apply-after-lb")) ? 0 : 1)
+                .thenComparing(a -> "true".equals(ws.map("ACL", a, "options").get("apply-after-lb")) ? 1 : 0)
                 .thenComparing(a -> -(Long) ws.get("ACL", a, "priority"))
                 .thenComparing(a -> ws.string("ACL", a, "match")));
         StringBuilder out = new StringBuilder();

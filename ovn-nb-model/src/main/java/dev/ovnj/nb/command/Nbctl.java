@@ -194,7 +194,14 @@ public final class Nbctl {
                         "--shuffle-remotes", "--no-syslog", "-v", "--verbose" -> {
                     // Accepted for compatibility; they do not change the result.
                 }
-                default -> pending.put(name, value == null ? "" : value);
+                default -> {
+                    boolean commandOption = SYNTAX.values().stream().flatMap(x -> x.options().stream())
+                            .anyMatch(o -> o.replaceAll("[=?]$", "").equals(name));
+                    if (!commandOption) {
+                        throw new NbctlException("unrecognized option '" + name + "'");
+                    }
+                    pending.put(name, value == null ? "" : value);
+                }
             }
         }
         List<Command> commands = new ArrayList<>();
@@ -269,18 +276,30 @@ public final class Nbctl {
      */
     public static Result run(OvsdbClient client, Invocation invocation, Duration timeout) {
         NorthboundCommands nb = NorthboundCommands.begin(client);
-        StringBuilder out = new StringBuilder();
+        List<String> outputs = new ArrayList<>();
         try {
+            nb.ensureGlobal();
             for (Command c : invocation.commands()) {
-                out.append(execute(nb, c, invocation));
+                outputs.add(execute(nb, c, invocation));
             }
             nb.db().checkSymbols();
         } catch (NbctlException e) {
-            return new Result(1, "", "ovn-nbctl: " + e.getMessage() + "\n");
+            String discarded = e.discarded() == null ? ""
+                    : java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'")
+                            .format(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC))
+                            + "|00002|db_ctl_base|ERR|Discarding unhandled error: " + e.discarded() + "\n";
+            return new Result(1, "", discarded + "ovn-nbctl: " + e.getMessage() + "\n");
         }
         try {
             NorthboundCommands.Committed committed = nb.commit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return new Result(0, committed.resolve(out.toString()), "");
+            // Only create prints the row's real UUID; other commands print what the list saw, as
+            // ovn-nbctl does (a row inserted by the same list shows a UUID the database never had).
+            StringBuilder out = new StringBuilder();
+            for (int i = 0; i < outputs.size(); i++) {
+                String text = outputs.get(i);
+                out.append(invocation.commands().get(i).name().equals("create") ? committed.resolve(text) : text);
+            }
+            return new Result(0, out.toString(), "");
         } catch (TimeoutException e) {
             return new Result(1, "", "ovn-nbctl: timeout after " + timeout.toSeconds() + " seconds\n");
         } catch (ExecutionException | CompletionException e) {
@@ -384,8 +403,8 @@ public final class Nbctl {
                 return nb.lrLbList(a.get(0));
             }
             case "get" -> {
-                return db.get(c.has("--if-exists"), c.option("--id"), a.get(0), a.get(1), a.subList(2, a.size()),
-                        inv.output().bare());
+                // ovn-nbctl's get prints values in full syntax even with --bare.
+                return db.get(c.has("--if-exists"), c.option("--id"), a.get(0), a.get(1), a.subList(2, a.size()), false);
             }
             case "list" -> {
                 return db.list(c.has("--if-exists"), columns(c, inv), a.get(0), a.subList(1, a.size()), inv.output());
@@ -399,7 +418,7 @@ public final class Nbctl {
             case "clear" -> db.clear(c.has("--if-exists"), a.get(0), a.get(1), a.subList(2, a.size()));
             case "create" -> {
                 UUID row = db.create(c.option("--id"), a.get(0), a.subList(1, a.size()));
-                return c.has("--id") ? "" : row + "\n";
+                return row + "\n";
             }
             case "destroy" -> db.destroy(c.has("--if-exists"), c.has("--all"), a.get(0), a.subList(1, a.size()));
             default -> throw new NbctlException("unknown command '" + c.name() + "'; use --help for help");

@@ -9,6 +9,7 @@ import dev.ovnj.nb.model.LogicalRouterStaticRoute;
 import dev.ovnj.nb.model.LogicalSwitch;
 import dev.ovnj.nb.model.LogicalSwitchPort;
 import dev.ovnj.nb.model.Nat;
+import dev.ovnj.nb.model.NbGlobal;
 import dev.ovnj.nb.model.PortGroup;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.ovsdb.data.ValueCodec;
@@ -143,8 +144,9 @@ public final class NorthboundCommands {
 
     /** The row of {@code table} whose set column holds {@code child}, or null. */
     private UUID parentOf(String table, String column, UUID child) {
+        // ovn-nbctl keeps port-to-owner maps that follow its own adds and deletes.
         for (UUID u : ws.uuids(table)) {
-            if (ws.set(table, u, column).contains(child)) {
+            if (ws.effectiveSet(table, u, column).contains(child)) {
                 return u;
             }
         }
@@ -193,6 +195,13 @@ public final class NorthboundCommands {
         if (!ws.hasColumn(table, column)) {
             throw new NbctlException(command + ": " + table + " column " + column + " is not in this database's schema ("
                     + Releases.describe(ws.schema()) + ")");
+        }
+    }
+
+    /** Inserts the NB_Global row when the database has none, as ovn-nbctl does before every command list. */
+    void ensureGlobal() {
+        if (ws.uuids("NB_Global").isEmpty()) {
+            insert(NbGlobal.TABLE, NbGlobal.builder().build());
         }
     }
 
@@ -251,9 +260,7 @@ public final class NorthboundCommands {
     public NorthboundCommands lsDel(String id, boolean ifExists) {
         UUID ls = ls(id, !ifExists);
         if (ls != null) {
-            for (Object p : ws.set("Logical_Switch", ls, "ports")) {
-                ws.delete("Logical_Switch_Port", (UUID) p);
-            }
+            // Its ports stay visible to the rest of the list, as in ovn-nbctl; the server collects them.
             ws.delete("Logical_Switch", ls);
         }
         return this;
@@ -534,9 +541,6 @@ public final class NorthboundCommands {
     public NorthboundCommands lrDel(String id, boolean ifExists) {
         UUID lr = lr(id, !ifExists);
         if (lr != null) {
-            for (Object p : ws.set("Logical_Router", lr, "ports")) {
-                ws.delete("Logical_Router_Port", (UUID) p);
-            }
             ws.delete("Logical_Router", lr);
         }
         return this;
@@ -614,7 +618,7 @@ public final class NorthboundCommands {
             return this;
         }
         for (String net : networks) {
-            if (!net.contains("/") || Addresses.prefix(net) == null) {
+            if (Addresses.prefix(net) == null) {
                 throw new NbctlException(port + ": invalid network address: " + net);
             }
         }
@@ -869,6 +873,8 @@ public final class NorthboundCommands {
         }
         for (Object o : ws.set("Logical_Router", lr, "nat")) {
             UUID nat = (UUID) o;
+            NbctlException error = null;
+            boolean done = false;
             String oldExternal = Addresses.prefix(ws.string("NAT", nat, "external_ip"));
             String oldLogical = oldExternal == null ? null : Addresses.prefix(ws.string("NAT", nat, "logical_ip"));
             if (oldExternal == null || oldLogical == null) {
@@ -883,25 +889,35 @@ public final class NorthboundCommands {
                         if (mayExist) {
                             ws.write("NAT", nat, "logical_port", logicalPort == null ? Set.of() : Set.of(logicalPort));
                             ws.write("NAT", nat, "external_mac", externalMac == null ? Set.of() : Set.of(externalMac));
-                            return this;
+                            done = true;
+                        } else {
+                            error = new NbctlException(newExternal + ", " + newLogical
+                                    + ": a NAT with this external_ip and logical_ip already exists");
                         }
-                        throw new NbctlException(newExternal + ", " + newLogical
-                                + ": a NAT with this external_ip and logical_ip already exists");
+                    } else {
+                        error = new NbctlException("a NAT with this type (" + type + "), "
+                                + (snat ? "logical_ip" : "external_ip") + " (" + (snat ? newLogical : newExternal)
+                                + ") already exists");
                     }
-                    throw new NbctlException("a NAT with this type (" + type + "), " + (snat ? "logical_ip" : "external_ip")
-                            + " (" + (snat ? newLogical : newExternal) + ") already exists");
                 }
             }
             if (type.equals("dnat_and_snat") || "dnat_and_snat".equals(natType)) {
                 if (oldExternal.equals(newExternal)) {
                     if ("true".equals(ws.map("NAT", nat, "options").get("stateless")) || stateless) {
                         if (!mayExist) {
-                            throw new NbctlException(newExternal + ", " + newLogical
-                                    + ": External ip cannot be shared across stateless and stateful NATs");
+                            // ovn-nbctl reports only its last error of a command (and logs the earlier one).
+                            error = new NbctlException(newExternal + ", " + newLogical
+                                    + ": External ip cannot be shared across stateless and stateful NATs", error);
                         }
-                        return this;
+                        done = true;
                     }
                 }
+            }
+            if (error != null) {
+                throw error;
+            }
+            if (done) {
+                return this;
             }
         }
         Map<String, String> options = new LinkedHashMap<>();

@@ -36,6 +36,9 @@ final class Workspace {
     // Current values of rows read or written, per table, by UUID (complete rows).
     private final Map<String, Map<UUID, Map<String, Object>>> touched = new HashMap<>();
     private final Map<UUID, Set<String>> changedColumns = new LinkedHashMap<>();
+    // Element additions (true) and removals (false) not yet visible to reads, per row and column,
+    // as ovn-nbctl's IDL keeps its partial set updates (update_*_addvalue / _delvalue) until commit.
+    private final Map<UUID, Map<String, List<Map.Entry<Object, Boolean>>>> pending = new HashMap<>();
     private final Map<UUID, String> inserted = new LinkedHashMap<>();
     private final Map<UUID, String> deleted = new LinkedHashMap<>();
 
@@ -187,19 +190,60 @@ final class Workspace {
         }
         values(table, uuid).put(column, value);
         changedColumns.computeIfAbsent(uuid, u -> new LinkedHashSet<>()).add(column);
-    }
-
-    void addToSet(String table, UUID uuid, String column, Object atom) {
-        Set<Object> s = new LinkedHashSet<>(set(table, uuid, column));
-        s.add(atom);
-        write(table, uuid, column, Set.copyOf(s));
-    }
-
-    void removeFromSet(String table, UUID uuid, String column, Object atom) {
-        Set<Object> s = new LinkedHashSet<>(set(table, uuid, column));
-        if (s.remove(atom)) {
-            write(table, uuid, column, Set.copyOf(s));
+        Map<String, List<Map.Entry<Object, Boolean>>> p = pending.get(uuid);
+        if (p != null) {
+            p.remove(column);
         }
+    }
+
+    /**
+     * Adds an element to a set column at commit; reads in this list keep seeing the set without it
+     * (ovn-nbctl's partial update), except {@link #effectiveSet}.
+     */
+    void addToSet(String table, UUID uuid, String column, Object atom) {
+        partial(table, uuid, column, atom, true);
+    }
+
+    /** Removes an element from a set column at commit, like {@link #addToSet}. */
+    void removeFromSet(String table, UUID uuid, String column, Object atom) {
+        partial(table, uuid, column, atom, false);
+    }
+
+    private void partial(String table, UUID uuid, String column, Object atom, boolean add) {
+        if (!hasColumn(table, column)) {
+            throw new NbctlException(table + " column " + column + " is not in this database's schema ("
+                    + Releases.describe(schema) + ")");
+        }
+        values(table, uuid);
+        changedColumns.computeIfAbsent(uuid, u -> new LinkedHashSet<>()).add(column);
+        pending.computeIfAbsent(uuid, u -> new HashMap<>()).computeIfAbsent(column, c -> new ArrayList<>())
+                .add(Map.entry(atom, add));
+    }
+
+    /** A set column with this list's pending additions and removals applied. */
+    Set<Object> effectiveSet(String table, UUID uuid, String column) {
+        return withPending(uuid, column, set(table, uuid, column));
+    }
+
+    @SuppressWarnings("unchecked")
+    private Set<Object> withPending(UUID uuid, String column, Object visible) {
+        Set<Object> s = new LinkedHashSet<>((Set<Object>) visible);
+        Map<String, List<Map.Entry<Object, Boolean>>> p = pending.get(uuid);
+        if (p != null && p.containsKey(column)) {
+            for (Map.Entry<Object, Boolean> op : p.get(column)) {
+                if (op.getValue()) {
+                    s.add(op.getKey());
+                } else {
+                    s.remove(op.getKey());
+                }
+            }
+        }
+        return s;
+    }
+
+    private Object committed(UUID uuid, String column, Object visible) {
+        Map<String, List<Map.Entry<Object, Boolean>>> p = pending.get(uuid);
+        return p != null && p.containsKey(column) ? Set.copyOf(withPending(uuid, column, visible)) : visible;
     }
 
     void delete(String table, UUID uuid) {
@@ -235,7 +279,7 @@ final class Workspace {
                 if (c.isImplicit()) {
                     continue;
                 }
-                Object v = values.get(c.name());
+                Object v = committed(uuid, c.name(), values.get(c.name()));
                 if (!v.equals(ValueCodec.defaultValue(c.type()))) {
                     row.put(c.name(), named(v, live));
                 }
@@ -251,7 +295,7 @@ final class Workspace {
             Map<String, Object> values = touched.get(table).get(uuid);
             Update u = Operations.update(table).where(Condition.eq("_uuid", uuid));
             for (String column : e.getValue()) {
-                u = u.set(column, named(values.get(column), live));
+                u = u.set(column, named(committed(uuid, column, values.get(column)), live));
             }
             ops.add(u);
         }
