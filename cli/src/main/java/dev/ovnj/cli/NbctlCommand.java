@@ -1,0 +1,61 @@
+package dev.ovnj.cli;
+
+import dev.ovnj.nb.command.Nbctl;
+import dev.ovnj.nb.command.NbctlException;
+import dev.ovnj.ovsdb.client.NotConnectedException;
+import dev.ovnj.ovsdb.client.OvsdbClient;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code ovnj nbctl [--db REMOTES] COMMAND [ARG...] [-- COMMAND ...]}: ovn-nbctl's command
+ * language through {@link Nbctl}, one transaction per invocation, with ovn-nbctl's output,
+ * {@code ovn-nbctl: ...} messages and exit codes (0, or 1 when a command or the transaction
+ * failed), so scripts written for ovn-nbctl run unchanged. The arguments bypass picocli: ovn-nbctl's
+ * syntax puts command options ({@code --may-exist}) among the global ones.
+ */
+final class NbctlCommand {
+    // ovn-nbctl waits forever without --timeout; every wait here has a bound.
+    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+
+    private NbctlCommand() {
+    }
+
+    static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
+        Nbctl.Invocation invocation;
+        try {
+            invocation = Nbctl.parse(args);
+        } catch (NbctlException e) {
+            err.println("ovn-nbctl: " + e.getMessage());
+            return 1;
+        }
+        String db = invocation.db() != null ? invocation.db()
+                : env.getOrDefault("OVN_NB_DB", "unix:/var/run/ovn/ovnnb_db.sock");
+        Duration timeout = invocation.timeout().isZero() ? DEFAULT_TIMEOUT : invocation.timeout();
+        OvsdbClient client;
+        try {
+            client = OvsdbClient.builder().remotes(db).database("OVN_Northbound").requestTimeout(timeout)
+                    .backoff(Duration.ofMillis(100), Duration.ofSeconds(1)).build();
+        } catch (IllegalArgumentException e) {
+            err.println("ovn-nbctl: " + db + ": " + e.getMessage());
+            return 1;
+        }
+        try (client) {
+            try {
+                client.startAndWait(timeout);
+            } catch (NotConnectedException e) {
+                err.println("ovn-nbctl: " + db + ": database connection failed (timeout after " + timeout.toSeconds()
+                        + " seconds)");
+                return 1;
+            }
+            Nbctl.Result result = Nbctl.run(client, invocation, timeout);
+            out.print(result.stdout());
+            out.flush();
+            err.print(result.stderr());
+            err.flush();
+            return result.exitCode();
+        }
+    }
+}
