@@ -15,7 +15,7 @@ shift
 # features by release, and the CLI.
 TESTS=OvnReleaseIT,OvsdbServerIT,OvsdbClusterIT,OvsdbRelayIT
 TESTS+=,OvsdbClientIT,MonitorIT,TransactOperationsIT,ClusterFailoverIT,RelayIT,ProbeIT,LockIT
-TESTS+=,SchemaCompatibilityIT,DifferentialIT
+TESTS+=,SchemaCompatibilityIT,DifferentialIT,NbctlDifferentialIT,NbctlCommandIT
 TESTS+=,EngineIT,EngineClusterIT,HealthCheckIT,HealthCheckSourceIT,BackendHealthViewIT,OperatingStatusIT,FeatureSupportIT,ReleaseFeaturesIT,DiagnosisIT,SourceRangesIT,ScaleAdviceIT
 TESTS+=,DoctorIT,DoctorFromIT,CommandsIT,HealthCheckCliIT
 MODULES=ovsdb-core,testkit,testkit-inmemory,ovn-nb-model,lb-engine,cli
