@@ -43,8 +43,11 @@ final class Listings {
             UUID nat = (UUID) o;
             Object gw = ws.optional("NAT", nat, "gateway_port");
             String gwName = gw == null ? "" : ws.string("Logical_Router_Port", (UUID) gw, "name");
-            String key = left(ws.string("NAT", nat, "type"), 17, 13) + left(gwName, 22, 18)
-                    + ws.string("NAT", nat, "external_ip");
+            boolean withMatch = ws.hasColumn("NAT", "match");
+            String key = withMatch
+                    ? left(ws.string("NAT", nat, "type"), 17, 13) + left(gwName, 22, 18)
+                            + left(ws.string("NAT", nat, "match"), 22, 18) + left(ws.string("NAT", nat, "external_ip"), 19, 15)
+                    : left(ws.string("NAT", nat, "type"), 17, 13) + left(gwName, 22, 18) + ws.string("NAT", nat, "external_ip");
             Object mac = ws.optional("NAT", nat, "external_mac");
             Object port = ws.optional("NAT", nat, "logical_port");
             String range = ws.string("NAT", nat, "external_port_range");
@@ -58,10 +61,15 @@ final class Listings {
         }
         lines.sort(Comparator.<String[], String>comparing(l -> l[0]).thenComparing(l -> l[1]));
         StringBuilder out = new StringBuilder();
-        out.append(left("TYPE", 17, 13)).append(left("GATEWAY_PORT", 22, 18)).append(left("EXTERNAL_IP", 19, 15))
+        boolean withMatch = ws.hasColumn("NAT", "match");
+        out.append(left("TYPE", 17, 13)).append(left("GATEWAY_PORT", 22, 18));
+        if (withMatch) {
+            out.append(left("MATCH", 22, 18));
+        }
+        out.append(left("EXTERNAL_IP", 19, 15))
                 .append(left("EXTERNAL_PORT", 17, 13)).append(left("LOGICAL_IP", 20, 16)).append(left("EXTERNAL_MAC", 21, 17))
                 .append("LOGICAL_PORT\n");
-        lines.forEach(l -> out.append(left(l[0], 58, 54)).append(l[1]).append('\n'));
+        lines.forEach(l -> out.append(withMatch ? left(l[0], 80, 86) : left(l[0], 58, 54)).append(l[1]).append('\n'));
         return out.toString();
     }
 

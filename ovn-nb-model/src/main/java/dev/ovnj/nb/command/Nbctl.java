@@ -58,6 +58,8 @@ public final class Nbctl {
         add("lr-route-add", 3, 4, "--may-exist,--ecmp,--ecmp-symmetric-reply,--policy=,--route-table=,--bfd?");
         add("lr-route-del", 1, 4, "--if-exists,--policy=,--route-table=");
         add("lr-route-list", 1, 1, "--route-table=");
+        add("lr-policy-add", 4, MANY, "--may-exist");
+        add("lr-policy-del", 1, 3, "--if-exists");
         add("acl-add", 5, 6, "--log,--may-exist,--type=,--name=,--severity=,--meter=,--label=,--apply-after-lb");
         add("acl-del", 1, 4, "--type=");
         add("acl-list", 1, 1, "--type=");
@@ -370,6 +372,9 @@ public final class Nbctl {
             case "lr-route-list" -> {
                 return nb.lrRouteList(a.get(0), c.option("--route-table"));
             }
+            case "lr-policy-add" -> nb.lrPolicyAdd(a.get(0), a.get(1), a.get(2), a.get(3), a.subList(4, a.size()),
+                    c.has("--may-exist"));
+            case "lr-policy-del" -> nb.lrPolicyDel(a.get(0), c.arg(1), c.arg(2), c.has("--if-exists"));
             case "acl-add" -> nb.aclAdd(a.get(0), a.get(1), a.get(2), a.get(3), a.get(4),
                     new NorthboundCommands.AclOptions(c.option("--type"), c.has("--log"), c.option("--severity"),
                             c.option("--name"), c.option("--meter"), c.option("--label"), c.has("--apply-after-lb"),

@@ -569,7 +569,7 @@ public final class NorthboundCommands {
         }
         List<String> networks = networksAndSettings.subList(0, n);
         List<String> settings = networksAndSettings.subList(n, networksAndSettings.size());
-        if (networks.isEmpty()) {
+        if (networks.isEmpty() && !Releases.after2303(ws.schema())) {
             throw new NbctlException(port + ": router port requires specifying a network");
         }
         if (!Addresses.isMac(mac)) {
@@ -691,7 +691,21 @@ public final class NorthboundCommands {
         UUID p = lrp(port, true);
         long prio = priority == null ? 0 : parsePriority(priority);
         String gcName = port + "-" + chassis;
-        UUID gc = byNameOrUuid("Gateway_Chassis", gcName, false, "gateway chassis", false);
+        UUID gc = null;
+        if (Releases.since2603(ws.schema())) {
+            // OVN 26.03 finds the port's own Gateway_Chassis by chassis name.
+            for (Object o : ws.set("Logical_Router_Port", p, "gateway_chassis")) {
+                if (chassis.equals(ws.string("Gateway_Chassis", (UUID) o, "chassis_name"))) {
+                    gc = (UUID) o;
+                    break;
+                }
+            }
+            if (gc == null && DatumSyntax.isUuid(chassis) && ws.exists("Gateway_Chassis", UUID.fromString(chassis))) {
+                gc = UUID.fromString(chassis);
+            }
+        } else {
+            gc = byNameOrUuid("Gateway_Chassis", gcName, false, "gateway chassis", false);
+        }
         if (gc == null) {
             gc = insert(GatewayChassis.TABLE, GatewayChassis.builder().name(gcName).chassisName(chassis).build());
         }
@@ -1078,11 +1092,18 @@ public final class NorthboundCommands {
         if (discard) {
             hop = "discard";
         } else {
-            hop = v6 ? Addresses.ipv6Address(nexthop) : Addresses.ipv4Address(nexthop);
+            boolean anyFamily = Releases.after2303(ws.schema());
+            if (anyFamily) {
+                hop = Addresses.ipv4Address(nexthop);
+                hop = hop != null ? hop : Addresses.ipv6Address(nexthop);
+            } else {
+                hop = v6 ? Addresses.ipv6Address(nexthop) : Addresses.ipv4Address(nexthop);
+            }
             if (hop == null) {
                 outLrp = lrp(nexthop, false);
                 if (outLrp == null) {
-                    throw new NbctlException("bad " + (v6 ? "IPv6" : "IPv4") + " nexthop argument: " + nexthop);
+                    throw new NbctlException(anyFamily ? "bad nexthop argument: " + nexthop
+                            : "bad " + (v6 ? "IPv6" : "IPv4") + " nexthop argument: " + nexthop);
                 }
                 hop = "";
             }
@@ -1252,6 +1273,124 @@ public final class NorthboundCommands {
         return this;
     }
 
+    // ---- routing policies ----
+
+    /**
+     * {@code ovn-nbctl [--may-exist] lr-policy-add ROUTER PRIORITY MATCH ACTION [NEXTHOP[,NEXTHOP...]]
+     * [KEY=VALUE]...}: a policy is identified by priority and match; {@code reroute} needs next hops
+     * of one address family.
+     *
+     * @param router the router, name or UUID
+     * @param priority 0 to 32767, as text
+     * @param match the match expression
+     * @param action {@code allow}, {@code drop} or {@code reroute}
+     * @param rest the next hops (with reroute) then {@code KEY=VALUE} options
+     * @param mayExist {@code --may-exist}
+     * @return this list
+     */
+    public NorthboundCommands lrPolicyAdd(String router, String priority, String match, String action, List<String> rest,
+            boolean mayExist) {
+        UUID lr = lr(router, true);
+        long prio = parsePriority(priority);
+        boolean newer = Releases.after2303(ws.schema());
+        if (!List.of("allow", "drop", "reroute").contains(action)) {
+            throw new NbctlException(action + (newer ? ": action must be one of \"allow\", \"drop\", \"reroute\", \"jump\""
+                    : ": action must be one of \"allow\", \"drop\", and \"reroute\""));
+        }
+        boolean reroute = action.equals("reroute");
+        if (reroute && rest.isEmpty()) {
+            throw new NbctlException("Nexthop is required when action is reroute.");
+        }
+        String t = "Logical_Router_Policy";
+        for (Object o : ws.set("Logical_Router", lr, "policies")) {
+            UUID policy = (UUID) o;
+            if (prio == (Long) ws.get(t, policy, "priority") && match.equals(ws.string(t, policy, "match"))) {
+                if (!mayExist) {
+                    throw new NbctlException("Same routing policy already existed on the logical router " + router + ".");
+                }
+                return this;
+            }
+        }
+        Set<String> nexthops = new LinkedHashSet<>();
+        if (reroute) {
+            Boolean v4 = null;
+            for (String token : rest.get(0).split(",")) {
+                if (token.isEmpty()) {
+                    continue;
+                }
+                String hop = Addresses.ipv4Address(token);
+                hop = hop != null ? hop : Addresses.ipv6Address(token);
+                if (hop == null) {
+                    throw new NbctlException("bad next hop argument: " + rest.get(0));
+                }
+                boolean isV4 = hop.contains(".");
+                if (v4 == null) {
+                    v4 = isV4;
+                } else if (v4 != isV4) {
+                    throw new NbctlException("bad next hops argument, not in the same addr family : " + rest.get(0));
+                }
+                nexthops.add(hop);
+            }
+        }
+        Map<String, String> options = new LinkedHashMap<>();
+        for (String kv : rest.subList(reroute ? 1 : 0, rest.size())) {
+            int eq = kv.indexOf('=');
+            if (eq < 0 || eq == kv.length() - 1) {
+                throw new NbctlException("No value specified for the option : " + (eq < 0 ? kv : kv.substring(0, eq)));
+            }
+            options.put(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        var b = dev.ovnj.nb.model.LogicalRouterPolicy.builder().priority(prio).match(match)
+                .action(wire(dev.ovnj.nb.model.LogicalRouterPolicy.Action.class, action)).nexthops(nexthops).options(options);
+        UUID policy = insert(dev.ovnj.nb.model.LogicalRouterPolicy.TABLE, b.build());
+        ws.addToSet("Logical_Router", lr, "policies", policy);
+        return this;
+    }
+
+    /**
+     * {@code ovn-nbctl [--if-exists] lr-policy-del ROUTER [{PRIORITY | UUID} [MATCH]]}.
+     *
+     * @param router the router, name or UUID
+     * @param priorityOrUuid a priority, a policy UUID, or null for all policies
+     * @param match the match (with a priority), or null
+     * @param ifExists {@code --if-exists}
+     * @return this list
+     */
+    public NorthboundCommands lrPolicyDel(String router, String priorityOrUuid, String match, boolean ifExists) {
+        UUID lr = lr(router, true);
+        if (priorityOrUuid == null) {
+            ws.write("Logical_Router", lr, "policies", Set.of());
+            return this;
+        }
+        String t = "Logical_Router_Policy";
+        List<Object> policies = new ArrayList<>(ws.set("Logical_Router", lr, "policies"));
+        UUID uuid = DatumSyntax.isUuid(priorityOrUuid) ? UUID.fromString(priorityOrUuid) : null;
+        long prio = uuid == null ? parsePriority(priorityOrUuid) : 0;
+        if (match == null) {
+            if (uuid != null) {
+                if (policies.contains(uuid)) {
+                    ws.removeFromSet("Logical_Router", lr, "policies", uuid);
+                } else if (!ifExists) {
+                    throw new NbctlException("Logical router policy uuid is not found.");
+                }
+                return this;
+            }
+            for (Object o : policies) {
+                if (prio == (Long) ws.get(t, (UUID) o, "priority")) {
+                    ws.removeFromSet("Logical_Router", lr, "policies", o);
+                }
+            }
+            return this;
+        }
+        for (Object o : policies) {
+            if (prio == (Long) ws.get(t, (UUID) o, "priority") && match.equals(ws.string(t, (UUID) o, "match"))) {
+                ws.removeFromSet("Logical_Router", lr, "policies", o);
+                return this;
+            }
+        }
+        return this;
+    }
+
     // ---- ACLs ----
 
     /**
@@ -1322,7 +1461,9 @@ public final class NorthboundCommands {
         UUID[] owner = aclOwner(entity, options.type());
         String dir = parseDirection(direction);
         long prio = parsePriority(priority);
-        if (!List.of("allow", "allow-related", "allow-stateless", "drop", "reject").contains(action)) {
+        boolean pass = Releases.after2303(ws.schema());
+        if (!List.of("allow", "allow-related", "allow-stateless", "drop", "reject").contains(action)
+                && !(pass && action.equals("pass"))) {
             throw new NbctlException(action + ": action must be one of \"allow\", \"allow-related\", \"allow-stateless\", "
                     + "\"drop\", and \"reject\"");
         }

@@ -100,6 +100,18 @@ class NbctlDifferentialIT {
                 "--if-exists lr-route-del lr0 10.0.1.0/24 192.168.0.3", "lr-route-del lr0 bogus",
                 "lr-route-del lr0 10.0.3.0/24 bogus", "--policy=src-ip lr-route-del lr0", "lr-route-list lr0",
                 "lr-route-del lr0 10.0.1.0/24", "lr-route-list lr0", "lr-route-del lr0", "lr-route-list lr0"));
+        s.add(new Scenario("routing policies",
+                "lr-add lr0", "lr-policy-add lr0 100 'ip4.src == 10.0.0.0/24' drop",
+                "lr-policy-add lr0 100 'ip4.src == 10.0.0.0/24' allow", "--may-exist lr-policy-add lr0 100 'ip4.src == 10.0.0.0/24' allow",
+                "lr-policy-add lr0 200 'ip4.dst == 1.1.1.1' reroute 192.168.1.1,192.168.1.2 pkt_mark=5",
+                "lr-policy-add lr0 201 'ip4.dst == 1.1.1.2' reroute", "lr-policy-add lr0 202 'ip4.dst == 1.1.1.3' reroute bogus",
+                "lr-policy-add lr0 203 'ip4.dst == 1.1.1.4' reroute 192.168.1.1,fd00::1",
+                "lr-policy-add lr0 204 'ip4.dst == 1.1.1.5' allow pkt_mark", "lr-policy-add lr0 205 ip4 forward",
+                "lr-policy-add lr0 99999 ip4 allow", "lr-policy-add lr9 1 ip4 allow", "lr-policy-add lr0 300 ip6 allow",
+                "lr-policy-add lr0 300 udp allow", "list Logical_Router_Policy", "lr-policy-del lr0 300 udp",
+                "lr-policy-del lr0 300 nomatch", "lr-policy-del lr0 100", "lr-policy-del lr0 4b8d0bb6-4d0f-4e8e-8d59-1b5a6e0c0c11",
+                "--if-exists lr-policy-del lr0 4b8d0bb6-4d0f-4e8e-8d59-1b5a6e0c0c11", "lr-policy-del lr0 bogus",
+                "list Logical_Router_Policy", "lr-policy-del lr0", "list Logical_Router_Policy"));
         s.add(new Scenario("ACLs",
                 "ls-add ls0", "pg-add pg0", "acl-add ls0 from-lport 600 udp drop", "acl-add ls0 to-lport 500 udp drop",
                 "--log --severity=alert --name=web acl-add ls0 from-lport 400 tcp allow-related",
