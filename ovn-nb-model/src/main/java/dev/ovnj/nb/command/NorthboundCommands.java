@@ -1613,6 +1613,76 @@ public final class NorthboundCommands {
         return this;
     }
 
+    // ---- address sets (ovn-nbctl has no verbs for them; ovsdbapp's address_set_* meaning) ----
+
+    /**
+     * Creates an address set; ovn-nbctl has no such command (it is {@code create Address_Set
+     * name=NAME addresses=...}), so this follows ovsdbapp's {@code address_set_add}: an existing
+     * set of that name is an error unless {@code mayExist}, and then is left as it is.
+     *
+     * @param name the address set name
+     * @param addresses its addresses
+     * @param mayExist an existing set of that name is no error
+     * @return this list
+     */
+    public NorthboundCommands addressSetAdd(String name, List<String> addresses, boolean mayExist) {
+        UUID existing = byNameOrUuid("Address_Set", name, false, "address set", false);
+        if (existing != null) {
+            if (mayExist) {
+                return this;
+            }
+            throw new NbctlException(name + ": an address set with this name already exists");
+        }
+        insert(dev.ovnj.nb.model.AddressSet.TABLE,
+                dev.ovnj.nb.model.AddressSet.builder().name(name).addresses(new LinkedHashSet<>(addresses)).build());
+        return this;
+    }
+
+    /**
+     * Adds addresses to an address set (ovsdbapp's {@code address_set_add_addresses}).
+     *
+     * @param name the address set, name or UUID
+     * @param addresses the addresses to add
+     * @return this list
+     */
+    public NorthboundCommands addressSetAddAddresses(String name, List<String> addresses) {
+        UUID set = byNameOrUuid("Address_Set", name, true, "address set", false);
+        Set<Object> all = new LinkedHashSet<>(ws.set("Address_Set", set, "addresses"));
+        all.addAll(addresses);
+        ws.write("Address_Set", set, "addresses", Set.copyOf(all));
+        return this;
+    }
+
+    /**
+     * Removes addresses from an address set (ovsdbapp's {@code address_set_remove_addresses}).
+     *
+     * @param name the address set, name or UUID
+     * @param addresses the addresses to remove
+     * @return this list
+     */
+    public NorthboundCommands addressSetRemoveAddresses(String name, List<String> addresses) {
+        UUID set = byNameOrUuid("Address_Set", name, true, "address set", false);
+        Set<Object> all = new LinkedHashSet<>(ws.set("Address_Set", set, "addresses"));
+        all.removeAll(addresses);
+        ws.write("Address_Set", set, "addresses", Set.copyOf(all));
+        return this;
+    }
+
+    /**
+     * Deletes an address set (ovsdbapp's {@code address_set_del}).
+     *
+     * @param name the address set, name or UUID
+     * @param ifExists a missing set is no error
+     * @return this list
+     */
+    public NorthboundCommands addressSetDel(String name, boolean ifExists) {
+        UUID set = byNameOrUuid("Address_Set", name, !ifExists, "address set", false);
+        if (set != null) {
+            ws.delete("Address_Set", set);
+        }
+        return this;
+    }
+
     // ---- load balancers ----
 
     /**
