@@ -129,7 +129,15 @@ final class Workspace {
             throw new NbctlException(table + " column " + column + " is not in this database's schema ("
                     + Releases.describe(schema) + ")");
         }
-        return values(table, uuid).get(column);
+        Map<UUID, Map<String, Object>> rows = touched.get(table);
+        Map<String, Object> row = rows == null ? null : rows.get(uuid);
+        if (row != null) {
+            return row.get(column);
+        }
+        // An untouched row is read in place from the cache: lookups scan many rows, and decode
+        // only the column they compare.
+        return cache.findTable(table).orElseThrow().get(uuid)
+                .orElseThrow(() -> new IllegalStateException(table + " row " + uuid + " vanished")).get(column);
     }
 
     String string(String table, UUID uuid, String column) {
