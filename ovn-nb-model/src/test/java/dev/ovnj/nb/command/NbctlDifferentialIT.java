@@ -166,6 +166,25 @@ class NbctlDifferentialIT {
                 "--no-headings --columns=name,ports list Logical_Switch", "list Bogus", "list Logical_Switch ls9",
                 "add Logical_Switch ls0 ports @nope", "destroy Logical_Switch ls1", "destroy Logical_Switch ls1",
                 "--if-exists destroy Logical_Switch ls1", "--all destroy Logical_Switch", "ls-list"));
+        s.add(new Scenario("more",
+                "--add-duplicate ls-add dup", "--add-duplicate ls-add dup", "ls-del dup", "lsp-add dup p0",
+                "ls-add sw0", "lsp-add sw0 parent", "lsp-add sw0 child parent 7", "--columns=name,parent_name,tag_request list Logical_Switch_Port child",
+                "lsp-set-addresses parent dynamic", "lsp-set-addresses child 'dynamic 10.0.0.9'",
+                "lr-add lr0", "lrp-add lr0 gw 00:00:00:00:00:aa 172.16.0.1/24", "lrp-set-gateway-chassis gw hv1 5",
+                "lrp-add lr0 gw2 00:00:00:00:00:ab 172.17.0.1/24", "lrp-set-gateway-chassis gw2 hv2",
+                "lr-nat-add lr0 dnat_and_snat 172.18.0.5 10.0.0.5",
+                "--gateway-port=gw lr-nat-add lr0 dnat_and_snat 172.16.0.5 10.0.0.5",
+                "--gateway-port=lrp9 lr-nat-add lr0 snat 172.16.0.6 10.0.0.0/24", "lr-nat-add lr0 snat 172.16.0.7 10.0.1.0/24",
+                "lr-nat-list lr0", "--label=5 acl-add sw0 to-lport 10 ip allow", "--label=5 acl-add sw0 to-lport 11 ip drop",
+                "--label=-1 acl-add sw0 to-lport 12 ip allow", "--meter=m1 acl-add sw0 to-lport 13 ip allow", "acl-list sw0",
+                "--route-table=rtb1 lr-route-add lr0 10.9.0.0/16 172.16.0.254", "lr-route-add lr0 10.9.0.0/16 172.16.0.253",
+                "lr-route-list lr0", "--route-table=rtb1 lr-route-list lr0", "--route-table=rtb1 lr-route-del lr0 10.9.0.0/16",
+                "lb-add lbA 10.0.0.100:80 10.0.1.1:80,10.0.1.2:80", "lb-add lbA 10.0.0.101:8080 10.0.1.1:8080",
+                "lb-add lbB 10.0.0.102 10.0.1.3", "lb-list", "--format=table --columns=name,vips find Load_Balancer name=lbA",
+                "create ACL direction=to-lport priority=1 match=ip action=drop", "list ACL",
+                "destroy Logical_Switch_Port child", "lsp-list sw0", "remove Logical_Router_Port gw networks 172.16.0.1/24",
+                "lsp-set-type parent virtual", "--bare --columns=type find Logical_Switch_Port name=parent",
+                "get NB_Global . options", "set NB_Global . options:mac_prefix=0a:00:00"));
         return s;
     }
 
