@@ -122,8 +122,11 @@ public final class Nbctl {
      * @param output {@code --format}, {@code --bare}, {@code --no-headings}
      * @param columns the global {@code --columns}, empty for all
      * @param commands the commands, in order
+     * @param tls {@code --private-key}, {@code --certificate} and {@code --ca-cert} (also {@code -p},
+     *     {@code -c}, {@code -C}) by their long names, for {@code ssl:} remotes
      */
-    public record Invocation(String db, Duration timeout, TableOutput output, List<String> columns, List<Command> commands) {
+    public record Invocation(String db, Duration timeout, TableOutput output, List<String> columns, List<Command> commands,
+            Map<String, String> tls) {
     }
 
     /**
@@ -151,6 +154,7 @@ public final class Nbctl {
         boolean headings = true;
         List<String> columns = List.of();
         Map<String, String> pending = new LinkedHashMap<>();
+        Map<String, String> tls = new LinkedHashMap<>();
         int i = 0;
         // Global options, and the first command's own options, come before the first command.
         for (; i < argv.size(); i++) {
@@ -185,8 +189,11 @@ public final class Nbctl {
                             format = value;
                         }
                         case "--columns" -> columns = Arrays.asList(value.split(","));
+                        case "--private-key", "-p" -> tls.put("--private-key", value);
+                        case "--certificate", "-c" -> tls.put("--certificate", value);
+                        case "--ca-cert", "-C" -> tls.put("--ca-cert", value);
                         default -> {
-                            // --data, --wait and the TLS files do not change what the commands do here.
+                            // --data and --wait do not change what the commands do here.
                         }
                     }
                 }
@@ -265,7 +272,8 @@ public final class Nbctl {
         if (commands.isEmpty()) {
             throw new NbctlException("missing command name (use --help for help)");
         }
-        return new Invocation(db, timeout, new TableOutput(format, bare, headings), columns, List.copyOf(commands));
+        return new Invocation(db, timeout, new TableOutput(format, bare, headings), columns, List.copyOf(commands),
+                Map.copyOf(tls));
     }
 
     /**
