@@ -4,6 +4,8 @@ import dev.ovnj.nb.command.Nbctl;
 import dev.ovnj.nb.command.NbctlException;
 import dev.ovnj.ovsdb.client.NotConnectedException;
 import dev.ovnj.ovsdb.client.OvsdbClient;
+import dev.ovnj.ovsdb.client.TlsConfig;
+import java.nio.file.Path;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -36,8 +38,17 @@ final class NbctlCommand {
         Duration timeout = invocation.timeout().isZero() ? DEFAULT_TIMEOUT : invocation.timeout();
         OvsdbClient client;
         try {
-            client = OvsdbClient.builder().remotes(db).database("OVN_Northbound").requestTimeout(timeout)
-                    .backoff(Duration.ofMillis(100), Duration.ofSeconds(1)).build();
+            OvsdbClient.Builder b = OvsdbClient.builder().remotes(db).database("OVN_Northbound").requestTimeout(timeout)
+                    .backoff(Duration.ofMillis(100), Duration.ofSeconds(1));
+            Map<String, String> tls = invocation.tls();
+            if (tls.size() == 3) {
+                b.tls(new TlsConfig(Path.of(tls.get("--private-key")), Path.of(tls.get("--certificate")),
+                        Path.of(tls.get("--ca-cert"))));
+            } else if (db.contains("ssl:")) {
+                err.println("ovn-nbctl: " + db + ": ssl: remotes need --private-key, --certificate and --ca-cert");
+                return 1;
+            }
+            client = b.build();
         } catch (IllegalArgumentException e) {
             err.println("ovn-nbctl: " + db + ": " + e.getMessage());
             return 1;

@@ -54,6 +54,21 @@ class NbctlCommandIT {
         }
     }
 
+    @Test
+    void sslRemotesTakeOvnNbctlsKeyOptions() {
+        try (OvsdbServer server = OvsdbServer.builder().ssl(true).start()) {
+            var certs = server.certificates().orElseThrow();
+            String remote = server.sslRemote().orElseThrow();
+            OvnjProcess.Result created = OvnjProcess.run("nbctl", "--db=" + remote, "-p", certs.clientKey().toString(), "-c",
+                    certs.clientCert().toString(), "-C", certs.caCert().toString(), "ls-add", "tls0", "--", "ls-list");
+            assertThat(created.exit()).as(created.err()).isZero();
+            assertThat(created.out()).contains("(tls0)");
+            OvnjProcess.Result refused = OvnjProcess.run("nbctl", "--db=" + remote, "ls-list");
+            assertThat(refused.exit()).isEqualTo(1);
+            assertThat(refused.err()).startsWith("ovn-nbctl: ").contains("--private-key");
+        }
+    }
+
     private static String blank(String text) {
         return UUID.matcher(text.strip()).replaceAll("<uuid>");
     }
