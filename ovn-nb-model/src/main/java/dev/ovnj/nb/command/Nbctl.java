@@ -44,6 +44,10 @@ public final class Nbctl {
         add("lsp-set-type", 2, 2, "");
         add("lsp-set-options", 1, MANY, "");
         add("lsp-set-enabled", 2, 2, "");
+        for (String getter : List.of("lsp-get-parent", "lsp-get-tag", "lsp-get-addresses", "lsp-get-port-security",
+                "lsp-get-up", "lsp-get-enabled", "lsp-get-type", "lsp-get-options", "lrp-get-gateway-chassis")) {
+            add(getter, 1, 1, "");
+        }
         add("lr-add", 0, 1, "--may-exist,--add-duplicate");
         add("lr-del", 1, 1, "--if-exists");
         add("lr-list", 0, 0, "");
@@ -434,7 +438,12 @@ public final class Nbctl {
                 return row + "\n";
             }
             case "destroy" -> db.destroy(c.has("--if-exists"), c.has("--all"), a.get(0), a.subList(1, a.size()));
-            default -> throw new NbctlException("unknown command '" + c.name() + "'; use --help for help");
+            default -> {
+                if (c.name().startsWith("lsp-get-") || c.name().equals("lrp-get-gateway-chassis")) {
+                    return nb.portGet(c.name(), a.get(0));
+                }
+                throw new NbctlException("unknown command '" + c.name() + "'; use --help for help");
+            }
         }
         return "";
     }

@@ -1990,6 +1990,79 @@ public final class NorthboundCommands {
         return Listings.loadBalancers(ws, lbs);
     }
 
+    /**
+     * The port getters of ovn-nbctl: {@code lsp-get-parent}, {@code -tag}, {@code -addresses},
+     * {@code -port-security}, {@code -up}, {@code -enabled}, {@code -type}, {@code -options}, and
+     * {@code lrp-get-gateway-chassis}, printed as ovn-nbctl prints them.
+     *
+     * @param command the ovn-nbctl command name
+     * @param port the port, name or UUID
+     * @return the output
+     */
+    public String portGet(String command, String port) {
+        String t = "Logical_Switch_Port";
+        if (command.equals("lrp-get-gateway-chassis")) {
+            UUID p = lrp(port, true);
+            List<UUID> gcs = new ArrayList<>();
+            ws.set("Logical_Router_Port", p, "gateway_chassis").forEach(o -> gcs.add((UUID) o));
+            gcs.sort(java.util.Comparator.<UUID, Long>comparing(g -> -(Long) ws.get("Gateway_Chassis", g, "priority"))
+                    .thenComparing(g -> ws.string("Gateway_Chassis", g, "name"), java.util.Comparator.reverseOrder()));
+            StringBuilder out = new StringBuilder();
+            for (UUID g : gcs) {
+                out.append(ws.string("Gateway_Chassis", g, "name")).append(' ')
+                        .append(Listings.right(ws.get("Gateway_Chassis", g, "priority").toString(), 5)).append('\n');
+            }
+            return out.toString();
+        }
+        UUID p = lsp(port, true);
+        switch (command) {
+            case "lsp-get-parent" -> {
+                Object v = ws.optional(t, p, "parent_name");
+                return v == null ? "" : v + "\n";
+            }
+            case "lsp-get-tag" -> {
+                Object v = ws.optional(t, p, "tag");
+                return v == null ? "" : v + "\n";
+            }
+            case "lsp-get-up" -> {
+                return (Boolean.TRUE.equals(ws.optional(t, p, "up")) ? "up" : "down") + "\n";
+            }
+            case "lsp-get-enabled" -> {
+                return (Boolean.FALSE.equals(ws.optional(t, p, "enabled")) ? "disabled" : "enabled") + "\n";
+            }
+            case "lsp-get-type" -> {
+                return ws.string(t, p, "type") + "\n";
+            }
+            case "lsp-get-options" -> {
+                StringBuilder out = new StringBuilder();
+                DatumSyntax.sortedEntries(ws.map(t, p, "options"))
+                        .forEach(e -> out.append(e.getKey()).append('=').append(e.getValue()).append('\n'));
+                return out.toString();
+            }
+            case "lsp-get-port-security" -> {
+                StringBuilder out = new StringBuilder();
+                DatumSyntax.sorted(ws.set(t, p, "port_security")).forEach(a -> out.append(a).append('\n'));
+                return out.toString();
+            }
+            case "lsp-get-addresses" -> {
+                Set<Object> addresses = ws.set(t, p, "addresses");
+                Object routerPort = ws.map(t, p, "options").get("router-port");
+                if (addresses.size() == 1 && addresses.contains("router") && routerPort != null) {
+                    UUID lrp = lrp(routerPort.toString(), false);
+                    if (lrp != null) {
+                        StringBuilder out = new StringBuilder(ws.string("Logical_Router_Port", lrp, "mac"));
+                        DatumSyntax.sorted(ws.set("Logical_Router_Port", lrp, "networks")).forEach(n -> out.append(' ').append(n));
+                        return out.append('\n').toString();
+                    }
+                }
+                StringBuilder out = new StringBuilder();
+                DatumSyntax.sorted(addresses).forEach(a -> out.append(a).append('\n'));
+                return out.toString();
+            }
+            default -> throw new NbctlException("unknown command '" + command + "'; use --help for help");
+        }
+    }
+
     // ---- commit ----
 
     /**

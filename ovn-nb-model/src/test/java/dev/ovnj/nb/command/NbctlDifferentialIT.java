@@ -185,6 +185,16 @@ class NbctlDifferentialIT {
                 "destroy Logical_Switch_Port child", "lsp-list sw0", "remove Logical_Router_Port gw networks 172.16.0.1/24",
                 "lsp-set-type parent virtual", "--bare --columns=type find Logical_Switch_Port name=parent",
                 "get NB_Global . options", "set NB_Global . options:mac_prefix=0a:00:00"));
+        s.add(new Scenario("port getters",
+                "ls-add sw0", "lsp-add sw0 p1", "lsp-add sw0 c1 p1 9", "lr-add lr0",
+                "lrp-add lr0 lrp0 00:00:00:00:00:01 10.0.0.1/24 2001:db8::1/64", "lsp-add sw0 rp",
+                "lsp-set-addresses p1 '00:00:00:00:00:02 10.0.0.2' unknown", "lsp-set-port-security p1 '00:00:00:00:00:02 10.0.0.2'",
+                "lsp-set-type rp router", "lsp-set-options rp router-port=lrp0", "lsp-set-addresses rp router",
+                "lsp-get-addresses p1", "lsp-get-addresses rp", "lsp-get-port-security p1", "lsp-get-parent c1",
+                "lsp-get-parent p1", "lsp-get-tag c1", "lsp-get-up p1", "lsp-get-enabled p1", "lsp-set-enabled p1 disabled",
+                "lsp-get-enabled p1", "lsp-get-type rp", "lsp-get-options rp", "lsp-get-type nosuch",
+                "lrp-set-gateway-chassis lrp0 hv1 10", "lrp-set-gateway-chassis lrp0 hv2 20", "lrp-set-gateway-chassis lrp0 hv3 20",
+                "lrp-get-gateway-chassis lrp0"));
         return s;
     }
 
