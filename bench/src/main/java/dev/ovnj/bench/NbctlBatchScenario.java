@@ -1,6 +1,6 @@
 package dev.ovnj.bench;
 
-import dev.ovnj.nb.command.Nbctl;
+import dev.ovnj.nb.command.NbctlCommandLine;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.testkit.OvnRelease;
 import dev.ovnj.testkit.OvsdbServer;
@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * Issue 53: a controller's typical batch, one project (a router with an external, a web and a db
  * port, two switches with their router ports and a VM each, a gateway chassis, SNAT, a floating
  * IP, a default route, a port group with three ACLs: 27 ovn-nbctl commands), applied through ovnj
- * in one transaction ({@link Nbctl} on a connected client), through {@code ovn-nbctl} one process
+ * in one transaction ({@link NbctlCommandLine} on a connected client), through {@code ovn-nbctl} one process
  * per command, through {@code ovn-nbctl} in daemon mode ({@code --detach}, {@code OVN_NB_DAEMON}),
  * and through the OVS Python IDL in one transaction (as ovsdbapp does; ovsdbapp itself is not
  * installed). Each client gets its own fresh server; the metric is the median wall time per batch.
@@ -122,7 +122,7 @@ final class NbctlBatchScenario {
                     }
                     argv.addAll(command);
                 }
-                Nbctl.Result r = Nbctl.run(client, Nbctl.parse(argv), WAIT);
+                NbctlCommandLine.Result r = NbctlCommandLine.run(client, NbctlCommandLine.parse(argv), WAIT);
                 Scenarios.check(r.exitCode() == 0, "ovnj batch " + k + ": " + r.stderr());
             }
         }

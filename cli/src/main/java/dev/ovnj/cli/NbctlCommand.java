@@ -1,6 +1,6 @@
 package dev.ovnj.cli;
 
-import dev.ovnj.nb.command.Nbctl;
+import dev.ovnj.nb.command.NbctlCommandLine;
 import dev.ovnj.nb.command.NbctlException;
 import dev.ovnj.ovsdb.client.NotConnectedException;
 import dev.ovnj.ovsdb.client.OvsdbClient;
@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * {@code ovnj nbctl [--db REMOTES] COMMAND [ARG...] [-- COMMAND ...]}: ovn-nbctl's command
- * language through {@link Nbctl}, one transaction per invocation, with ovn-nbctl's output,
+ * language through {@link NbctlCommandLine}, one transaction per invocation, with ovn-nbctl's output,
  * {@code ovn-nbctl: ...} messages and exit codes (0, or 1 when a command or the transaction
  * failed), so scripts written for ovn-nbctl run unchanged. The arguments bypass picocli: ovn-nbctl's
  * syntax puts command options ({@code --may-exist}) among the global ones.
@@ -26,9 +26,9 @@ final class NbctlCommand {
     }
 
     static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
-        Nbctl.Invocation invocation;
+        NbctlCommandLine.Invocation invocation;
         try {
-            invocation = Nbctl.parse(args);
+            invocation = NbctlCommandLine.parse(args);
         } catch (NbctlException e) {
             err.println("ovn-nbctl: " + e.getMessage());
             return 1;
@@ -61,7 +61,7 @@ final class NbctlCommand {
                         + " seconds)");
                 return 1;
             }
-            Nbctl.Result result = Nbctl.run(client, invocation, timeout);
+            NbctlCommandLine.Result result = NbctlCommandLine.run(client, invocation, timeout);
             out.print(result.stdout());
             out.flush();
             err.print(result.stderr());

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The same command lines through {@code ovn-nbctl} and through {@link Nbctl} on two fresh
+ * The same command lines through {@code ovn-nbctl} and through {@link NbctlCommandLine} on two fresh
  * Northbound databases of the release under test (OVNJ_RELEASE_ROOT): after every line the exit
  * codes, the outputs and the error messages must be equal (UUIDs mapped to the rows they name),
  * and after the scenario the whole databases must be equal row for row. The lines follow OVN's
@@ -249,11 +249,11 @@ class NbctlDifferentialIT {
                 List<String> nbctl = new ArrayList<>(List.of("ovn-nbctl", "--db=" + real.remote(), "--timeout=20"));
                 nbctl.addAll(argv);
                 Command.Result expected = Command.of(nbctl).timeout(Duration.ofSeconds(30)).run();
-                Nbctl.Result actual;
+                NbctlCommandLine.Result actual;
                 try {
-                    actual = Nbctl.run(client, Nbctl.parse(argv), WAIT);
+                    actual = NbctlCommandLine.run(client, NbctlCommandLine.parse(argv), WAIT);
                 } catch (NbctlException e) {
-                    actual = new Nbctl.Result(1, "", "ovn-nbctl: " + e.getMessage() + "\n");
+                    actual = new NbctlCommandLine.Result(1, "", "ovn-nbctl: " + e.getMessage() + "\n");
                 }
                 try (DatabaseImage left = DatabaseImage.read(real.remote()); DatabaseImage right = DatabaseImage.read(ours.remote())) {
                     String where = scenario.name() + ": " + line;

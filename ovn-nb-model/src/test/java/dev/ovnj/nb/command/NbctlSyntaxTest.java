@@ -21,12 +21,12 @@ class NbctlSyntaxTest {
 
     @Test
     void globalOptionsThenCommandsSeparatedByDashes() {
-        Nbctl.Invocation inv = Nbctl.parse(List.of("--db=tcp:127.0.0.1:6641", "--timeout", "5", "--bare", "--may-exist",
+        NbctlCommandLine.Invocation inv = NbctlCommandLine.parse(List.of("--db=tcp:127.0.0.1:6641", "--timeout", "5", "--bare", "--may-exist",
                 "ls-add", "sw0", "--", "--if-exists", "lsp-del", "p1", "--", "--columns=name", "list", "Logical_Switch"));
         assertThat(inv.db()).isEqualTo("tcp:127.0.0.1:6641");
         assertThat(inv.timeout().toSeconds()).isEqualTo(5);
         assertThat(inv.output().bare()).isTrue();
-        assertThat(inv.commands()).extracting(Nbctl.Command::name).containsExactly("ls-add", "lsp-del", "list");
+        assertThat(inv.commands()).extracting(NbctlCommandLine.Command::name).containsExactly("ls-add", "lsp-del", "list");
         assertThat(inv.commands().get(0).options()).containsOnlyKeys("--may-exist");
         assertThat(inv.commands().get(1).options()).containsOnlyKeys("--if-exists");
         assertThat(inv.commands().get(2).options()).containsEntry("--columns", "name");
@@ -34,14 +34,14 @@ class NbctlSyntaxTest {
 
     @Test
     void syntaxErrorsAreOvnNbctls() {
-        assertThatThrownBy(() -> Nbctl.parse(List.of("bogus-cmd"))).hasMessage("unknown command 'bogus-cmd'; use --help for help");
-        assertThatThrownBy(() -> Nbctl.parse(List.of())).hasMessage("missing command name (use --help for help)");
-        assertThatThrownBy(() -> Nbctl.parse(List.of("ls-add", "a", "b"))).hasMessage("'ls-add' command takes at most 1 arguments");
-        assertThatThrownBy(() -> Nbctl.parse(List.of("lsp-add"))).hasMessage("'lsp-add' command requires at least 2 arguments");
-        assertThatThrownBy(() -> Nbctl.parse(List.of("--foo", "ls-add"))).hasMessage("unrecognized option '--foo'");
-        assertThatThrownBy(() -> Nbctl.parse(List.of("--may-exist", "ls-list")))
+        assertThatThrownBy(() -> NbctlCommandLine.parse(List.of("bogus-cmd"))).hasMessage("unknown command 'bogus-cmd'; use --help for help");
+        assertThatThrownBy(() -> NbctlCommandLine.parse(List.of())).hasMessage("missing command name (use --help for help)");
+        assertThatThrownBy(() -> NbctlCommandLine.parse(List.of("ls-add", "a", "b"))).hasMessage("'ls-add' command takes at most 1 arguments");
+        assertThatThrownBy(() -> NbctlCommandLine.parse(List.of("lsp-add"))).hasMessage("'lsp-add' command requires at least 2 arguments");
+        assertThatThrownBy(() -> NbctlCommandLine.parse(List.of("--foo", "ls-add"))).hasMessage("unrecognized option '--foo'");
+        assertThatThrownBy(() -> NbctlCommandLine.parse(List.of("--may-exist", "ls-list")))
                 .hasMessage("'ls-list' command has no '--may-exist' option");
-        assertThatThrownBy(() -> Nbctl.parse(List.of("ls-add", "a", "--", "--foo", "ls-list")))
+        assertThatThrownBy(() -> NbctlCommandLine.parse(List.of("ls-add", "a", "--", "--foo", "ls-list")))
                 .hasMessage("'ls-list' command has no '--foo' option");
     }
 

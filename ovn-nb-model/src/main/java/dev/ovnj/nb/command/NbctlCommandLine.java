@@ -23,7 +23,7 @@ import java.util.concurrent.TimeoutException;
  * ({@link #run}), with ovn-nbctl's output, messages and exit codes. For controllers that carry
  * ovn-nbctl command lines and for {@code ovnj nbctl}.
  */
-public final class Nbctl {
+public final class NbctlCommandLine {
     private static final int MANY = Integer.MAX_VALUE;
 
     /** One command of the language: its argument counts and options ({@code --x=} takes a value). */
@@ -94,7 +94,7 @@ public final class Nbctl {
         SYNTAX.put(name, new Syntax(name, min, max, options.isEmpty() ? List.of() : Arrays.asList(options.split(","))));
     }
 
-    private Nbctl() {
+    private NbctlCommandLine() {
     }
 
     /**
