@@ -93,16 +93,14 @@ public final class NorthboundCommands {
             }
         }
         UUID found = null;
-        for (UUID u : ws.uuids(table)) {
-            if (id.equals(ws.string(table, u, "name"))) {
-                if (!uniqueName) {
-                    return u;
-                }
-                if (found != null) {
-                    throw new NbctlException("Multiple " + plural(what) + " named '" + id + "'.  Use a UUID.");
-                }
-                found = u;
+        for (UUID u : ws.named(table, id)) {
+            if (!uniqueName) {
+                return u;
             }
+            if (found != null) {
+                throw new NbctlException("Multiple " + plural(what) + " named '" + id + "'.  Use a UUID.");
+            }
+            found = u;
         }
         if (found == null && mustExist) {
             throw new NbctlException(id + ": " + what + " " + (isUuid ? "UUID" : "name") + " not found");
@@ -146,7 +144,7 @@ public final class NorthboundCommands {
     private UUID parentOf(String table, String column, UUID child) {
         // ovn-nbctl keeps port-to-owner maps that follow its own adds and deletes.
         for (UUID u : ws.uuids(table)) {
-            if (ws.effectiveSet(table, u, column).contains(child)) {
+            if (ws.effectiveContains(table, u, column, child)) {
                 return u;
             }
         }
@@ -221,13 +219,11 @@ public final class NorthboundCommands {
         }
         if (name != null) {
             if (!addDuplicate) {
-                for (UUID u : ws.uuids("Logical_Switch")) {
-                    if (name.equals(ws.string("Logical_Switch", u, "name"))) {
-                        if (mayExist) {
-                            return this;
-                        }
-                        throw new NbctlException(name + ": a switch with this name already exists");
+                if (!ws.named("Logical_Switch", name).isEmpty()) {
+                    if (mayExist) {
+                        return this;
                     }
+                    throw new NbctlException(name + ": a switch with this name already exists");
                 }
             }
         } else if (mayExist) {
@@ -513,13 +509,11 @@ public final class NorthboundCommands {
         }
         if (name != null) {
             if (!addDuplicate) {
-                for (UUID u : ws.uuids("Logical_Router")) {
-                    if (name.equals(ws.string("Logical_Router", u, "name"))) {
-                        if (mayExist) {
-                            return this;
-                        }
-                        throw new NbctlException(name + ": a router with this name already exists");
+                if (!ws.named("Logical_Router", name).isEmpty()) {
+                    if (mayExist) {
+                        return this;
                     }
+                    throw new NbctlException(name + ": a router with this name already exists");
                 }
             }
         } else if (mayExist) {

@@ -41,6 +41,11 @@ final class Workspace {
     private final Map<UUID, Map<String, List<Map.Entry<Object, Boolean>>>> pending = new HashMap<>();
     private final Map<UUID, String> inserted = new LinkedHashMap<>();
     private final Map<UUID, String> deleted = new LinkedHashMap<>();
+    // Live rows by their "name" column, per table, built on a table's first lookup and kept up to
+    // date by this list's writes, so a command list scans a table once, not once per lookup.
+    private final Map<String, Map<String, List<UUID>>> byName = new HashMap<>();
+    // The cache table's version each index was built at: a change arriving meanwhile rebuilds it.
+    private final Map<String, Long> byNameVersion = new HashMap<>();
 
     Workspace(DatabaseSchema schema, RowCache cache) {
         this.schema = schema;
@@ -75,6 +80,58 @@ final class Workspace {
             }
         });
         return out;
+    }
+
+    /** The live rows of a table whose {@code name} is {@code name}, in {@link #uuids} order. */
+    List<UUID> named(String table, String name) {
+        Map<String, List<UUID>> index = byName.get(table);
+        long version = cache.findTable(table).map(TableCache::version).orElse(-1L);
+        if (index == null || byNameVersion.get(table) != version) {
+            byNameVersion.put(table, version);
+            index = new HashMap<>();
+            if (hasColumn(table, "name")) {
+                for (UUID u : uuids(table)) {
+                    Object n = get(table, u, "name");
+                    if (n instanceof String key) {
+                        index.computeIfAbsent(key, k -> new ArrayList<>()).add(u);
+                    }
+                }
+            }
+            byName.put(table, index);
+        }
+        List<UUID> rows = index.get(name);
+        return rows == null ? List.of() : rows.stream().filter(u -> exists(table, u)).toList();
+    }
+
+    private void unindex(String table, UUID uuid) {
+        Map<String, List<UUID>> index = byName.get(table);
+        if (index != null) {
+            index.values().forEach(rows -> rows.remove(uuid));
+        }
+    }
+
+    private void index(String table, UUID uuid, Object name) {
+        Map<String, List<UUID>> index = byName.get(table);
+        if (index != null && name instanceof String key) {
+            index.computeIfAbsent(key, k -> new ArrayList<>()).add(uuid);
+        }
+    }
+
+    /**
+     * Whether a set column holds {@code atom} once this list's pending additions and removals are
+     * applied; {@link #effectiveSet} without copying the set.
+     */
+    boolean effectiveContains(String table, UUID uuid, String column, Object atom) {
+        boolean in = set(table, uuid, column).contains(atom);
+        Map<String, List<Map.Entry<Object, Boolean>>> p = pending.get(uuid);
+        if (p != null && p.containsKey(column)) {
+            for (Map.Entry<Object, Boolean> op : p.get(column)) {
+                if (op.getKey().equals(atom)) {
+                    in = op.getValue();
+                }
+            }
+        }
+        return in;
     }
 
     boolean exists(String table, UUID uuid) {
@@ -196,6 +253,10 @@ final class Workspace {
             throw new NbctlException(table + " column " + column + " is not in this database's schema ("
                     + Releases.describe(schema) + ")");
         }
+        if (column.equals("name")) {
+            unindex(table, uuid);
+            index(table, uuid, value);
+        }
         values(table, uuid).put(column, value);
         changedColumns.computeIfAbsent(uuid, u -> new LinkedHashSet<>()).add(column);
         Map<String, List<Map.Entry<Object, Boolean>>> p = pending.get(uuid);
@@ -255,6 +316,7 @@ final class Workspace {
     }
 
     void delete(String table, UUID uuid) {
+        unindex(table, uuid);
         deleted.put(uuid, table);
     }
 

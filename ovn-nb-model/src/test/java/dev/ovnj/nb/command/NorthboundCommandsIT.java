@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.ovnj.ovsdb.client.OvsdbClient;
 import dev.ovnj.ovsdb.tx.Insert;
 import dev.ovnj.ovsdb.tx.Operation;
+import dev.ovnj.testkit.Await;
 import dev.ovnj.testkit.Nbctl;
 import dev.ovnj.testkit.OvsdbServer;
 import java.time.Duration;
@@ -26,6 +27,7 @@ class NorthboundCommandsIT {
                 OvsdbClient client = OvsdbClient.builder().remotes(server.remote()).build().startAndWait(WAIT)) {
             Nbctl nbctl = Nbctl.of(server);
             nbctl.run("ls-add", "ext");
+            Await.until(Duration.ofSeconds(20), "the switch in the cache", () -> client.cache().table("Logical_Switch").size() == 1);
             long before = client.stats().transactions();
 
             NorthboundCommands nb = NorthboundCommands.begin(client)
@@ -72,6 +74,8 @@ class NorthboundCommandsIT {
                 OvsdbClient client = OvsdbClient.builder().remotes(server.remote()).build().startAndWait(WAIT)) {
             Nbctl nbctl = Nbctl.of(server);
             nbctl.run("ls-add", "sw0");
+            // ovn-nbctl's change reaches the client's cache a moment later.
+            Await.until(Duration.ofSeconds(20), "the switch in the cache", () -> client.cache().table("Logical_Switch").size() == 1);
             long before = client.stats().transactions();
             NorthboundCommands nb = NorthboundCommands.begin(client).lsAdd("sw1", false);
             assertThatThrownBy(() -> nb.lsAdd("sw0", false)).isInstanceOf(NbctlException.class)
