@@ -17,7 +17,7 @@ shift
 # runs in full only on 25.03 and newer: OVS 3.1's userspace conntrack died on an assertion under it).
 TESTS=OvnReleaseIT,OvsdbServerIT,OvsdbClusterIT,OvsdbRelayIT
 TESTS+=,OvsdbClientIT,MonitorIT,TransactOperationsIT,ClusterFailoverIT,RelayIT,ProbeIT,LockIT
-TESTS+=,SchemaCompatibilityIT,DifferentialIT
+TESTS+=,SchemaCompatibilityIT,DifferentialIT,NbctlDifferentialIT,NbctlCommandIT
 TESTS+=,EngineIT,EngineClusterIT,HealthCheckIT,HealthCheckSourceIT,BackendHealthViewIT,OperatingStatusIT,FeatureSupportIT,ReleaseFeaturesIT,DiagnosisIT,SourceRangesIT,ScaleAdviceIT
 TESTS+=,DoctorIT,DoctorFromIT,CommandsIT,HealthCheckCliIT
 TESTS+=,ChassisIT,EipTrafficIT,ServiceTrafficIT,DoctorDataPlaneIT,SkipSnatRoutersIT

@@ -13,4 +13,5 @@ module dev.ovnj.nb {
     exports dev.ovnj.nb.model;
     exports dev.ovnj.nb.eip;
     exports dev.ovnj.nb.ip;
+    exports dev.ovnj.nb.command;
 }

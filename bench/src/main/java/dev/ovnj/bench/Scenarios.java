@@ -76,7 +76,7 @@ public final class Scenarios {
      * {@code --quick} (which CI runs): {@code controller} drives whole processes for tens of
      * minutes at its full sizes (issue 42).
      */
-    static final List<String> BY_NAME = List.of(KubernetesControllerScenario.NAME);
+    static final List<String> BY_NAME = List.of(KubernetesControllerScenario.NAME, NbctlBatchScenario.NAME);
 
     /**
      * Sizes of one run: named counts ({@code bulk}, {@code monitor}, {@code cluster}, {@code sync},
@@ -232,6 +232,8 @@ public final class Scenarios {
                     // issue 42: the Kubernetes controller as a process, at two sizes
                     case KubernetesControllerScenario.NAME -> KubernetesControllerScenario.run(s.sizes.get("controller-small"),
                             s.sizes.get("controller-large"), results);
+                    // issue 53: a project's Northbound batch through ovnj, ovn-nbctl (per command, daemon) and the Python IDL
+                    case NbctlBatchScenario.NAME -> NbctlBatchScenario.run(quick ? 5 : 30, results);
                     default -> throw new IllegalStateException(name);
                 }
             } catch (Throwable e) {

@@ -5,7 +5,8 @@ import picocli.CommandLine.Command;
 
 /** The {@code ovnj} command line: one subcommand per job. */
 @Command(name = "ovnj", mixinStandardHelpOptions = true, versionProvider = BuildInfo.Provider.class,
-        description = "OVN Northbound load-balancer client.",
+        description = {"OVN Northbound load-balancer client.",
+                "ovnj nbctl [--db REMOTES] COMMAND [ARG...] [-- COMMAND ...] runs ovn-nbctl command lines."},
         subcommands = {ReconcileCommand.class, DiffCommand.class, StatusCommand.class, DoctorCommand.class,
                 DemoCommand.class, ServeCommand.class, KubernetesCommand.class, VersionCommand.class, CompletionCommand.class,
                 ClassDataTraining.class})
@@ -29,6 +30,9 @@ public final class Main {
      * @return the exit code
      */
     public static int run(String... args) {
+        if (args.length > 0 && args[0].equals("nbctl")) {
+            return NbctlCommand.run(java.util.List.of(args).subList(1, args.length), System.getenv(), System.out, System.err);
+        }
         return new CommandLine(new Main())
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionStrategy(parseResult -> {
