@@ -214,25 +214,37 @@ public final class NorthboundCommands {
      * @return this list
      */
     public NorthboundCommands lsAdd(String name, boolean mayExist, boolean addDuplicate) {
-        if (mayExist && addDuplicate) {
-            throw new NbctlException("--may-exist and --add-duplicate may not be used together");
-        }
-        if (name != null) {
-            if (!addDuplicate) {
-                if (!ws.named("Logical_Switch", name).isEmpty()) {
-                    if (mayExist) {
-                        return this;
-                    }
-                    throw new NbctlException(name + ": a switch with this name already exists");
-                }
-            }
-        } else if (mayExist) {
-            throw new NbctlException("--may-exist requires specifying a name");
-        } else if (addDuplicate) {
-            throw new NbctlException("--add-duplicate requires specifying a name");
+        if (!mayAdd("Logical_Switch", "switch", name, mayExist, addDuplicate)) {
+            return this;
         }
         insert(LogicalSwitch.TABLE, LogicalSwitch.builder().name(name == null ? "" : name).build());
         return this;
+    }
+
+    /**
+     * ls-add's and lr-add's name rules: refuses what ovn-nbctl refuses, and says whether to insert
+     * (false when {@code --may-exist} finds the name taken: nothing to do).
+     */
+    private boolean mayAdd(String table, String kind, String name, boolean mayExist, boolean addDuplicate) {
+        if (mayExist && addDuplicate) {
+            throw new NbctlException("--may-exist and --add-duplicate may not be used together");
+        }
+        if (name == null) {
+            if (mayExist) {
+                throw new NbctlException("--may-exist requires specifying a name");
+            }
+            if (addDuplicate) {
+                throw new NbctlException("--add-duplicate requires specifying a name");
+            }
+            return true;
+        }
+        if (addDuplicate || ws.named(table, name).isEmpty()) {
+            return true;
+        }
+        if (mayExist) {
+            return false;
+        }
+        throw new NbctlException(name + ": a " + kind + " with this name already exists");
     }
 
     /**
@@ -504,22 +516,8 @@ public final class NorthboundCommands {
      * @return this list
      */
     public NorthboundCommands lrAdd(String name, boolean mayExist, boolean addDuplicate) {
-        if (mayExist && addDuplicate) {
-            throw new NbctlException("--may-exist and --add-duplicate may not be used together");
-        }
-        if (name != null) {
-            if (!addDuplicate) {
-                if (!ws.named("Logical_Router", name).isEmpty()) {
-                    if (mayExist) {
-                        return this;
-                    }
-                    throw new NbctlException(name + ": a router with this name already exists");
-                }
-            }
-        } else if (mayExist) {
-            throw new NbctlException("--may-exist requires specifying a name");
-        } else if (addDuplicate) {
-            throw new NbctlException("--add-duplicate requires specifying a name");
+        if (!mayAdd("Logical_Router", "router", name, mayExist, addDuplicate)) {
+            return this;
         }
         insert(LogicalRouter.TABLE, LogicalRouter.builder().name(name == null ? "" : name).build());
         return this;
@@ -2079,7 +2077,10 @@ public final class NorthboundCommands {
         if (ops.isEmpty()) {
             return CompletableFuture.completedFuture(new Committed(Map.of()));
         }
-        Transaction.Builder tx = client.transaction();
+        // ovn-nbctl's create of a non-root row without --id sends the insert all the same (the server
+        // drops the row at commit); the list leaves what ovn-nbctl leaves, so the client's refusal of
+        // such inserts is lifted here. Every other command refers to the rows it inserts.
+        Transaction.Builder tx = client.transaction().allowUnreferencedInserts();
         ops.forEach(tx::add);
         return client.transact(tx.build()).thenApply(result -> {
             Map<UUID, UUID> real = new LinkedHashMap<>();

@@ -190,6 +190,7 @@ public final class Transaction {
         private final List<Operation> operations = new ArrayList<>();
         private final List<ObjectNode> encoded = new ArrayList<>();
         private final Set<String> uuidNames = new HashSet<>();
+        private boolean unreferencedInsertsAllowed;
 
         private Builder(DatabaseSchema schema) {
             this.schema = schema;
@@ -231,6 +232,20 @@ public final class Transaction {
         }
 
         /**
+         * Lets {@link #build()} accept an insert into a non-root table that no operation refers to,
+         * which it refuses otherwise. ovsdb-server deletes such a row at commit and still returns its
+         * UUID; {@code ovn-nbctl create} and {@code ovsdb-client transact} send it all the same, so a
+         * tool that must leave exactly what they leave (ovnj's {@code nbctl}) asks for this. Nobody
+         * else wants it.
+         *
+         * @return this builder
+         */
+        public Builder allowUnreferencedInserts() {
+            unreferencedInsertsAllowed = true;
+            return this;
+        }
+
+        /**
          * Builds the transaction after checking that every named-uuid refers to a uuid-name of an
          * insert in the transaction.
          *
@@ -256,7 +271,9 @@ public final class Transaction {
                             + ") refers to uuid-name " + referenced + " that no insert of this transaction declares");
                 }
             }
-            refuseUnreferencedInserts();
+            if (!unreferencedInsertsAllowed) {
+                refuseUnreferencedInserts();
+            }
             return new Transaction(schema, operations, encoded);
         }
 
