@@ -21,7 +21,8 @@ import java.util.function.Predicate;
 
 /**
  * Decides whether a (statically valid) spec may be written, the one code path behind
- * {@code plan()}, {@code upsert()} and {@code apply()}: the EIP policy, and conflicts with rows
+ * {@code plan()}, {@code upsert()} and {@code apply()}: the EIP policy, {@code skipSnat} on a
+ * distributed router ({@link SkipSnatRouters}), and conflicts with rows
  * the owner does not own. A conflict is a load balancer of another owner or client serving the
  * same VIP and protocol on a router or switch the spec also uses (directly or through a group),
  * another owner's spec that declared that VIP there first, or a foreign row with the name the
@@ -108,13 +109,16 @@ final class Admission {
         if (!eipProblems.isEmpty() && eipPolicy == EipPolicy.REJECT) {
             return new Verdict(SpecStatus.State.INVALID, eipProblems, List.of(), List.of());
         }
+        Optional<String> skipSnat = cache.read(() -> SkipSnatRouters.problem(spec, cache));
+        if (skipSnat.isPresent()) {
+            return new Verdict(SpecStatus.State.INVALID, List.of(skipSnat.get()), List.of(), List.of());
+        }
         List<String> warnings = new ArrayList<>(eipProblems);
         List<ConflictingRow> conflicts = new ArrayList<>();
         Map<UUID, String> notAdopted = new java.util.HashMap<>();
         Map<String, UUID> adoptions = cache.read(() -> {
             foreignNamesakes(owner, facts, cache, conflicts);
             foreignVips(owner, spec, facts, cache, conflicts, warnings);
-            SkipSnatRouters.warning(spec, cache).ifPresent(warnings::add);
             return adoption == null || conflicts.isEmpty() ? Map.<String, UUID>of()
                     : adoptable(owner, facts, adoption, cache, conflicts, notAdopted);
         });

@@ -7,6 +7,7 @@ import dev.ovnj.ovsdb.cache.CacheEvent;
 import dev.ovnj.ovsdb.cache.RowCache;
 import dev.ovnj.ovsdb.data.PersistentSet;
 import dev.ovnj.ovsdb.data.Row;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -25,7 +26,8 @@ import java.util.UUID;
  *       conflict), specs whose row would have its name;</li>
  *   <li>a router, switch or group: specs naming it when it appears, goes or is renamed; when its
  *       load balancers or groups change, the specs of those load balancers and of their VIPs;</li>
- *   <li>a router's ports, or a Logical_Router_Port's networks: the specs on that router (EIP check).</li>
+ *   <li>a router's ports or {@code options:chassis}, or a Logical_Router_Port's networks or gateway
+ *       chassis: the specs on that router (EIP check, {@code skipSnat} on a distributed router).</li>
  * </ul>
  */
 final class EventMapper {
@@ -146,7 +148,9 @@ final class EventMapper {
                 });
             }
         }
-        if (kind == Target.ROUTER && !Objects.equals(before.get("ports"), after.get("ports"))) {
+        if (kind == Target.ROUTER && (!Objects.equals(before.get("ports"), after.get("ports"))
+                || !Objects.equals(chassis(before), chassis(after)))) {
+            // Its ports, or whether it is a gateway router: the EIP check and skipSnat's verdict.
             out.addAll(desired.byTarget(name));
         }
     }
@@ -165,7 +169,8 @@ final class EventMapper {
     }
 
     private void routerPort(UUID port, Row before, Row after, RowCache cache, Set<SpecKey> out) {
-        if (before != null && after != null && Objects.equals(before.get("networks"), after.get("networks"))
+        boolean gateway = before == null || after == null || !Objects.equals(gateway(before), gateway(after));
+        if (!gateway && Objects.equals(before.get("networks"), after.get("networks"))
                 && Objects.equals(before.get("name"), after.get("name"))) {
             return;
         }
@@ -175,6 +180,17 @@ final class EventMapper {
         for (Row router : cache.table("Logical_Router").lookup(Admission.ROUTER_BY_PORT, port)) {
             out.addAll(desired.byTarget(new Attachment(Target.ROUTER, Admission.nameOf(router))));
         }
+    }
+
+    /** A router's {@code options:chassis} (a gateway router), or null. */
+    private static Object chassis(Row router) {
+        return router.get("options") instanceof Map<?, ?> options ? options.get("chassis") : null;
+    }
+
+    /** What makes a router port a gateway port: its gateway chassis, HA group or redirect-chassis. */
+    private static List<Object> gateway(Row port) {
+        Object redirect = port.get("options") instanceof Map<?, ?> options ? options.get("redirect-chassis") : null;
+        return Arrays.asList(port.get("gateway_chassis"), port.get("ha_chassis_group"), redirect);
     }
 
     /**

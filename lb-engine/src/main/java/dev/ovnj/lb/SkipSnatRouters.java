@@ -19,22 +19,23 @@ import java.util.UUID;
  * address without {@code skip_snat}, and with it northd writes the replies' un-DNAT as
  * {@code flags.skip_snat_for_lb = 1; next;}: the replies leave with the backend's address and
  * every connection through the VIP fails (proven on a real data plane by the CLI's
- * {@code DoctorDataPlaneIT}). The engine still writes what the spec says; the spec's status
- * carries this warning, and {@code ovnj doctor} reports the load balancer.
+ * {@code DoctorDataPlaneIT}). The engine therefore refuses such a spec (INVALID, nothing written);
+ * on a gateway router it is allowed. A router or port change re-judges the specs on that router
+ * ({@link EventMapper}); {@code ovnj doctor} reports such a load balancer written by someone else.
  */
 final class SkipSnatRouters {
     private SkipSnatRouters() {
     }
 
     /**
-     * The warning for a spec with {@code skipSnat} on distributed routers with a gateway port, if any.
-     * Call inside a cache read.
+     * Why a spec with {@code skipSnat} may not be written on its routers: distributed routers with a
+     * gateway port among them, if any. Call inside a cache read.
      *
      * @param spec the spec
      * @param cache the client's cache
-     * @return the warning, naming the routers
+     * @return the reason, naming the routers
      */
-    static Optional<String> warning(LoadBalancerSpec spec, RowCache cache) {
+    static Optional<String> problem(LoadBalancerSpec spec, RowCache cache) {
         if (!spec.options().skipSnat() || spec.routers().isEmpty()) {
             return Optional.empty();
         }
@@ -63,8 +64,9 @@ final class SkipSnatRouters {
         }
         return Optional.of("options.skipSnat on distributed router" + (distributed.size() == 1 ? " " : "s ")
                 + String.join(", ", distributed) + ": OVN applies lb_force_snat_ip only on gateway routers (options:chassis),"
-                + " so the backends see the client's address without skip_snat, and with it OVN does not un-DNAT the replies"
-                + " there: every connection through the VIPs fails; leave skipSnat off on such a router");
+                + " so the backends see the client's address there without skip_snat (it is not needed), and with it OVN would"
+                + " not un-DNAT the replies: they would leave with the backend's address and every connection through the VIPs"
+                + " would fail; not written: leave skipSnat off on such a router");
     }
 
     private static boolean isGateway(LogicalRouterPort p) {

@@ -196,6 +196,22 @@ final class EipPools {
         return dev.ovnj.nb.eip.RouterNetworks.read(nb.cache());
     }
 
+    /**
+     * Whether a router is a gateway router ({@code options:chassis}), read now: only there does OVN
+     * apply {@code lb_force_snat_ip} to load-balanced traffic, and {@code skip_snat} work. False for
+     * a distributed router and for a router not written yet.
+     */
+    boolean gatewayRouter(String router) {
+        return nb.cache().read(() -> {
+            for (Row r : nb.cache().table(LogicalRouter.TABLE.name()).rows()) {
+                if (router.equals(r.get(LogicalRouter.NAME.name()))) {
+                    return LogicalRouter.fromRow(r).options().containsKey("chassis");
+                }
+            }
+            return false;
+        });
+    }
+
     /** The networks of a router port as written, empty when there is no such port. */
     List<String> networksOf(String port) {
         return Optional.ofNullable(ports(Set.of(port)).get(port)).map(PortInfo::networks).orElse(List.of());

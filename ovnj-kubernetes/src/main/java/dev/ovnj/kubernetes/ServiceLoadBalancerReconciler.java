@@ -282,12 +282,13 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
             return refuse(service, intent, placement.pool(), LoadBalancerCondition.failed(ConditionReasons.ADDRESS_UNAVAILABLE, e.getMessage()));
         }
         List<EndpointSlice> slices = List.copyOf(context.getSecondaryResources(EndpointSlice.class));
+        boolean gatewayRouter = pools.gatewayRouter(granted.attachment().router());
         try {
             // The spec is checked before any address is claimed (on documentation addresses of the
             // same families), so that a Service refused for its spec never holds a claim, not even
             // for the moment between a claim and the translation.
             ServiceSpecs.translate(service, slices, families.families().stream().map(f -> f == IpFamily.IPV4 ? PLACEHOLDER_V4
-                    : PLACEHOLDER_V6).toList(), granted.attachment(), intent.healthCheck());
+                    : PLACEHOLDER_V6).toList(), granted.attachment(), gatewayRouter, intent.healthCheck());
         } catch (IllegalArgumentException e) {
             return refuse(service, intent, placement.pool(), SourceRanges.refusal(service, e, SpecStatus.State.INVALID.name()));
         }
@@ -317,7 +318,7 @@ public final class ServiceLoadBalancerReconciler implements Reconciler<Service>,
         }
         ServiceSpecs.Translation translation;
         try {
-            translation = ServiceSpecs.translate(service, slices, addresses, granted.attachment(),
+            translation = ServiceSpecs.translate(service, slices, addresses, granted.attachment(), gatewayRouter,
                     intent.healthCheck());
         } catch (IllegalArgumentException e) {
             // Refused before the engine is asked: the load balancer stays as it was, whole; an

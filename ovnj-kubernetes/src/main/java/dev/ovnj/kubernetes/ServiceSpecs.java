@@ -96,6 +96,8 @@ public final class ServiceSpecs {
      * @param slices its EndpointSlices
      * @param eips its external addresses, at most one per family
      * @param attachment where to attach
+     * @param gatewayRouter whether the attachment's router is a gateway router ({@code options:chassis}),
+     *     which decides what {@code externalTrafficPolicy: Local} becomes ({@link #options})
      * @param healthCheck the health check of every VIP, if any
      * @return the spec, with what the condition must say about it
      * @throws IllegalArgumentException naming the field when a port's protocol is not TCP, UDP or
@@ -104,10 +106,16 @@ public final class ServiceSpecs {
      *     is no CIDR)
      */
     public static Translation translate(Service service, Collection<EndpointSlice> slices, List<InetAddress> eips,
-                                        ServiceAnnotations.Attachment attachment, Optional<HealthCheck> healthCheck) {
+                                        ServiceAnnotations.Attachment attachment, boolean gatewayRouter,
+                                        Optional<HealthCheck> healthCheck) {
         List<String> clamped = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
         LoadBalancerSpec.Builder spec = LoadBalancerSpec.builder(specName(service)).routers(attachment.router())
-                .options(options(service, clamped));
+                .options(options(service, gatewayRouter, clamped));
+        if (!gatewayRouter && "Local".equals(service.getSpec().getExternalTrafficPolicy())) {
+            notes.add("externalTrafficPolicy Local: no skip_snat on distributed router " + attachment.router()
+                    + " (OVN keeps the client's address there without it)");
+        }
         List<String> ranges = SourceRanges.of(service);
         if (ranges.isEmpty()) {
             // With ranges, the router alone: the switch's own load-balancing stage would let its
@@ -137,7 +145,6 @@ public final class ServiceSpecs {
                 }
             }
         }
-        List<String> notes = new ArrayList<>();
         if (!rejecting.isEmpty()) {
             notes.add(rejecting.size() == vips ? "no ready endpoints: every VIP rejects connections"
                     : "no ready endpoints for " + String.join(", ", rejecting) + ": connections are rejected");
@@ -154,15 +161,19 @@ public final class ServiceSpecs {
      * backends, so a client gets a TCP RST or ICMP unreachable at once rather than a black hole,
      * as with kube-proxy and ovn-kubernetes); {@code affinity_timeout} for
      * {@code sessionAffinity: ClientIP}, clamped to OVN's maximum; {@code skip_snat} for
-     * {@code externalTrafficPolicy: Local}, so the router's {@code lb_force_snat_ip} does not hide
-     * the client's address.
+     * {@code externalTrafficPolicy: Local} on a gateway router, so the router's
+     * {@code lb_force_snat_ip} does not hide the client's address. On a distributed router OVN
+     * applies {@code lb_force_snat_ip} to no load-balanced traffic, so the backends see the
+     * client's address without {@code skip_snat}, and with it OVN would not un-DNAT the replies
+     * (every connection would fail; the engine refuses such a spec): none there.
      *
      * @param service the Service
+     * @param gatewayRouter whether the Service's router is a gateway router ({@code options:chassis})
      * @param clamped where to add a message per clamped field
      * @return the options
      * @throws IllegalArgumentException naming the field for a value the API server refuses
      */
-    static LbOptions options(Service service, List<String> clamped) {
+    static LbOptions options(Service service, boolean gatewayRouter, List<String> clamped) {
         LbOptions options = LbOptions.DEFAULTS.withReject(true);
         String affinity = Objects.requireNonNullElse(service.getSpec().getSessionAffinity(), "None");
         switch (affinity) {
@@ -173,7 +184,7 @@ public final class ServiceSpecs {
         String traffic = Objects.requireNonNullElse(service.getSpec().getExternalTrafficPolicy(), "Cluster");
         switch (traffic) {
             case "Cluster" -> { }
-            case "Local" -> options = options.withSkipSnat(true);
+            case "Local" -> options = options.withSkipSnat(gatewayRouter);
             default -> throw new IllegalArgumentException("spec.externalTrafficPolicy: \"" + traffic + "\" is neither Cluster nor Local");
         }
         return options;

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The whole path with ovn-northd: a Service's VIP, as the controller writes it, is load-balanced
  * by OVN's logical flows to exactly the ready endpoints, to the serving terminating ones when
- * none is ready, and rejected when none serves; a ClientIP affinity and the Local traffic policy
- * reach the flows as an affinity check and a skipped SNAT. Checked with ovn-trace from the router's
- * external port. No ovn-controller runs; the gateway chassis and bindings are faked.
+ * none is ready, and rejected when none serves; a ClientIP affinity reaches the flows as an
+ * affinity check, and the Local traffic policy on this distributed router writes no skip_snat.
+ * Checked with ovn-trace from the router's external port. No ovn-controller runs; the gateway chassis and bindings are faked.
  */
 @EnableKubernetesMockClient(crud = true)
 class OvnTraceIT {
@@ -72,8 +72,10 @@ class OvnTraceIT {
                     ovn.sync();
                     assertThat(backends(trace(trace, EIP, "tcp"))).isEqualTo("10.0.0.2:8080,10.0.0.3:8080");
 
-                    // ClientIP affinity and the Local policy: OVN checks the affinity table and skips
-                    // the router's SNAT for this VIP.
+                    // ClientIP affinity and the Local policy: OVN checks the affinity table. lr0 is a
+                    // distributed router with a gateway port, where OVN applies lb_force_snat_ip to no
+                    // load-balanced traffic and skip_snat would leave the replies un-DNATed: Local
+                    // writes no skip_snat here.
                     Service sticky = Kube.loadBalancer("sticky");
                     sticky.getSpec().setSessionAffinity("ClientIP");
                     sticky.getSpec().setExternalTrafficPolicy("Local");
@@ -83,8 +85,8 @@ class OvnTraceIT {
                     ovn.sync();
                     out = trace(trace, STICKY_EIP, "tcp");
                     assertThat(backends(out)).isEqualTo("10.0.0.2:8080");
-                    assertThat(out).as(out).contains("flags.skip_snat_for_lb = 1").doesNotContain("flags.force_snat_for_lb = 1")
-                            .contains("chk_lb_aff");
+                    assertThat(out).as(out).doesNotContain("flags.skip_snat_for_lb = 1").contains("chk_lb_aff");
+                    assertThat(nbctl.run("get", "Load_Balancer", "shop/sticky-tcp", "options")).doesNotContain("skip_snat");
 
                     // A rolling update: neither is ready, 10.0.0.2 still serves while terminating and
                     // takes the traffic; 10.0.0.3 no longer serves.

@@ -154,7 +154,9 @@ class ServiceLoadBalancerControllerIT extends ControllerTestBase {
     void serviceFieldsBecomeOptionsOrAVisibleRefusalAndNeverAHalfChangedLoadBalancer() {
         controller(settings(), b -> b);
         // ClientIP affinity above OVN's maximum, Local traffic policy, dual stack preferred on an
-        // IPv4-only external network, and no endpoints at all.
+        // IPv4-only external network, and no endpoints at all. The router is a distributed one: OVN
+        // keeps the client's address there without skip_snat (and with it would not un-DNAT the
+        // replies), so Local writes none and the condition says so.
         Service sticky = loadBalancer("sticky");
         sticky.getSpec().setSessionAffinity("ClientIP");
         sticky.getSpec().setSessionAffinityConfig(new SessionAffinityConfig(new ClientIPConfig(86400)));
@@ -164,12 +166,13 @@ class ServiceLoadBalancerControllerIT extends ControllerTestBase {
         kube.resource(sticky).create();
         awaitVips("shop/sticky-tcp", "{\"" + FIRST_EIP + ":80\"=\"\"}");
         assertThat(nbctl.run("get", "Load_Balancer", "shop/sticky-tcp", "options"))
-                .isEqualTo("{affinity_timeout=\"65535\", reject=\"true\", skip_snat=\"true\"}");
+                .isEqualTo("{affinity_timeout=\"65535\", reject=\"true\"}");
         assertThat(nbctl.run("get", "Load_Balancer", "shop/sticky-udp", "options"))
-                .isEqualTo("{affinity_timeout=\"65535\", reject=\"true\", skip_snat=\"true\"}");
+                .isEqualTo("{affinity_timeout=\"65535\", reject=\"true\"}");
         Await.until(WAIT, "APPLIED saying what is missing and clamped, ingress with ipMode VIP", () -> condition("sticky")
                 .map(c -> c.getStatus().equals("True") && c.getMessage().contains("no ready endpoints: every VIP rejects connections")
                         && c.getMessage().contains("no IPv6 network, serving IPv4 only")
+                        && c.getMessage().contains("externalTrafficPolicy Local: no skip_snat on distributed router " + ROUTER)
                         && c.getMessage().contains("timeoutSeconds: 86400 s is above OVN's maximum")).orElse(false)
                 && service("sticky").getStatus().getLoadBalancer().getIngress().stream()
                         .anyMatch(i -> i.getIp().equals(FIRST_EIP) && "VIP".equals(i.getIpMode())));
@@ -186,7 +189,7 @@ class ServiceLoadBalancerControllerIT extends ControllerTestBase {
         Await.until(WAIT, "INVALID naming the field", () -> condition("sticky").map(c -> c.getReason().equals("INVALID")
                 && c.getMessage().contains("spec.sessionAffinityConfig.clientIP.timeoutSeconds: 0")).orElse(false));
         assertThat(nbctl.run("get", "Load_Balancer", "shop/sticky-tcp", "options"))
-                .isEqualTo("{affinity_timeout=\"65535\", reject=\"true\", skip_snat=\"true\"}");
+                .isEqualTo("{affinity_timeout=\"65535\", reject=\"true\"}");
 
         // RequireDualStack on the same network fails naming IPv6 and holds no IPv4 claim meanwhile,
         // not even one an earlier controller left (it claimed IPv4 before finding no IPv6).

@@ -37,7 +37,7 @@ class ServiceSpecsTest {
                 slice("IPv6", 8080, "fd00:1::10", true, "fd00:1::11", true));
 
         ServiceSpecs.Translation translation = ServiceSpecs.translate(svc, slices,
-                List.of(IpAddresses.parse("168.119.17.49"), IpAddresses.parse("fd00:10::2")), ATTACH, Optional.empty());
+                List.of(IpAddresses.parse("168.119.17.49"), IpAddresses.parse("fd00:10::2")), ATTACH, false, Optional.empty());
         LoadBalancerSpec spec = translation.spec();
 
         assertThat(spec.name()).isEqualTo("shop/web");
@@ -59,7 +59,7 @@ class ServiceSpecsTest {
     void withoutAnyReadyEndpointEveryVipKeepsAnEmptyBackendListAndRejects() {
         ServiceSpecs.Translation t = ServiceSpecs.translate(service(Map.of()),
                 List.of(slice("IPv4", 8080, "10.1.0.10", false, "10.1.0.11", false)), List.of(IpAddresses.parse("168.119.17.49")),
-                ATTACH, Optional.empty());
+                ATTACH, false, Optional.empty());
         assertThat(t.spec().vips()).extracting(VipSpec::vip, VipSpec::backends).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("168.119.17.49:80", List.of()),
                 org.assertj.core.groups.Tuple.tuple("168.119.17.49:9000", List.of()));
@@ -92,7 +92,7 @@ class ServiceSpecsTest {
         Service svc = service(Map.of());
         svc.getSpec().setIpFamilies(List.of("IPv4"));
         ServiceSpecs.Translation t = ServiceSpecs.translate(svc, List.of(slice), List.of(IpAddresses.parse("168.119.17.49")),
-                ATTACH, Optional.empty());
+                ATTACH, false, Optional.empty());
         assertThat(t.notes()).containsExactly("no ready endpoints for 168.119.17.49:9000/sctp: connections are rejected",
                 "no ready endpoints for 168.119.17.49:80/tcp: serving terminating endpoints until they end");
     }
@@ -100,19 +100,28 @@ class ServiceSpecsTest {
     @Test
     void sessionAffinityAndExternalTrafficPolicyBecomeOptionsAndATimeoutAboveOvnsMaximumIsClamped() {
         Service svc = service(Map.of());
-        assertThat(ServiceSpecs.options(svc, new ArrayList<>())).isEqualTo(LbOptions.DEFAULTS.withReject(true));
+        assertThat(ServiceSpecs.options(svc, false, new ArrayList<>())).isEqualTo(LbOptions.DEFAULTS.withReject(true));
 
         svc.getSpec().setSessionAffinity("ClientIP");
         svc.getSpec().setExternalTrafficPolicy("Local");
-        assertThat(ServiceSpecs.options(svc, new ArrayList<>()))
+        // skip_snat only on a gateway router: on a distributed one OVN keeps the client's address
+        // without it, and with it would not un-DNAT the replies.
+        assertThat(ServiceSpecs.options(svc, true, new ArrayList<>()))
                 .isEqualTo(LbOptions.DEFAULTS.withReject(true).withAffinityTimeout(10800).withSkipSnat(true));
+        assertThat(ServiceSpecs.options(svc, false, new ArrayList<>()))
+                .isEqualTo(LbOptions.DEFAULTS.withReject(true).withAffinityTimeout(10800));
+        assertThat(ServiceSpecs.translate(svc, List.of(), List.of(IpAddresses.parse("168.119.17.49")), ATTACH, false,
+                Optional.empty()).notes()).contains("externalTrafficPolicy Local: no skip_snat on distributed router gw"
+                + " (OVN keeps the client's address there without it)");
+        assertThat(ServiceSpecs.translate(svc, List.of(), List.of(IpAddresses.parse("168.119.17.49")), ATTACH, true,
+                Optional.empty()).notes()).noneMatch(n -> n.contains("skip_snat"));
 
         svc.getSpec().setSessionAffinityConfig(new SessionAffinityConfig(new ClientIPConfig(65535)));
-        assertThat(ServiceSpecs.options(svc, new ArrayList<>()).affinityTimeout()).hasValue(65535);
+        assertThat(ServiceSpecs.options(svc, false, new ArrayList<>()).affinityTimeout()).hasValue(65535);
 
         svc.getSpec().setSessionAffinityConfig(new SessionAffinityConfig(new ClientIPConfig(86400)));
         ServiceSpecs.Translation t = ServiceSpecs.translate(svc, List.of(), List.of(IpAddresses.parse("168.119.17.49")),
-                ATTACH, Optional.empty());
+                ATTACH, false, Optional.empty());
         assertThat(t.spec().options().affinityTimeout()).hasValue(65535);
         assertThat(t.clamped()).containsExactly("spec.sessionAffinityConfig.clientIP.timeoutSeconds: 86400 s is above OVN's"
                 + " maximum affinity_timeout, clamped to 65535 s");
@@ -120,7 +129,7 @@ class ServiceSpecsTest {
 
         svc.getSpec().setSessionAffinity("None");
         svc.getSpec().setExternalTrafficPolicy("Cluster");
-        assertThat(ServiceSpecs.options(svc, new ArrayList<>())).isEqualTo(LbOptions.DEFAULTS.withReject(true));
+        assertThat(ServiceSpecs.options(svc, false, new ArrayList<>())).isEqualTo(LbOptions.DEFAULTS.withReject(true));
     }
 
     @Test
@@ -138,8 +147,8 @@ class ServiceSpecsTest {
         busy.getSpec().getPorts().get(0).setAppProtocol("http");
         List<EndpointSlice> slices = List.of(slice("IPv4", 8080, "10.1.0.10", true, "10.1.0.11", false));
         List<java.net.InetAddress> eips = List.of(IpAddresses.parse("168.119.17.49"));
-        assertThat(ServiceSpecs.translate(busy, slices, eips, ATTACH, Optional.empty()))
-                .isEqualTo(ServiceSpecs.translate(plain, slices, eips, ATTACH, Optional.empty()));
+        assertThat(ServiceSpecs.translate(busy, slices, eips, ATTACH, false, Optional.empty()))
+                .isEqualTo(ServiceSpecs.translate(plain, slices, eips, ATTACH, false, Optional.empty()));
     }
 
     @Test
@@ -147,14 +156,14 @@ class ServiceSpecsTest {
         Service svc = service(Map.of());
         svc.getSpec().setSessionAffinity("ClientIP");
         svc.getSpec().setSessionAffinityConfig(new SessionAffinityConfig(new ClientIPConfig(0)));
-        assertThatThrownBy(() -> ServiceSpecs.options(svc, new ArrayList<>()))
+        assertThatThrownBy(() -> ServiceSpecs.options(svc, false, new ArrayList<>()))
                 .hasMessage("spec.sessionAffinityConfig.clientIP.timeoutSeconds: 0 is not a positive number of seconds");
         svc.getSpec().setSessionAffinity("Cookie");
-        assertThatThrownBy(() -> ServiceSpecs.options(svc, new ArrayList<>()))
+        assertThatThrownBy(() -> ServiceSpecs.options(svc, false, new ArrayList<>()))
                 .hasMessage("spec.sessionAffinity: \"Cookie\" is neither ClientIP nor None");
         svc.getSpec().setSessionAffinity(null);
         svc.getSpec().setExternalTrafficPolicy("Global");
-        assertThatThrownBy(() -> ServiceSpecs.options(svc, new ArrayList<>()))
+        assertThatThrownBy(() -> ServiceSpecs.options(svc, false, new ArrayList<>()))
                 .hasMessage("spec.externalTrafficPolicy: \"Global\" is neither Cluster nor Local");
     }
 
@@ -199,7 +208,7 @@ class ServiceSpecsTest {
         // Two slices: pods of two versions serving the named port "web" on different numbers.
         List<EndpointSlice> slices = List.of(slice("IPv4", 8080, "10.1.0.10", true, "10.1.0.98", false),
                 slice("IPv4", 9090, "10.1.0.20", true, "10.1.0.99", false));
-        LoadBalancerSpec spec = ServiceSpecs.translate(service(Map.of()), slices, List.of(IpAddresses.parse("168.119.17.49")), ATTACH,
+        LoadBalancerSpec spec = ServiceSpecs.translate(service(Map.of()), slices, List.of(IpAddresses.parse("168.119.17.49")), ATTACH, false,
                 Optional.empty()).spec();
         assertThat(spec.vips().get(0).backends()).containsExactly("10.1.0.10:8080", "10.1.0.20:9090");
     }

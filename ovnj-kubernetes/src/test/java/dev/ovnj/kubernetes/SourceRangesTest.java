@@ -24,7 +24,7 @@ class SourceRangesTest {
 
     private static LoadBalancerSpec spec(Service s) {
         return ServiceSpecs.translate(s, List.of(Kube.slice("web-a", "web", "10.1.0.10")), List.of(IpAddresses.parse("168.119.17.49")),
-                ATTACH, Optional.empty()).spec();
+                ATTACH, false, Optional.empty()).spec();
     }
 
     @Test

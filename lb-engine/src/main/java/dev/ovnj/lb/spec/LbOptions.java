@@ -10,7 +10,9 @@ import java.util.Set;
  *
  * @param affinityTimeout session affinity in seconds, 1..65535 ({@code options:affinity_timeout})
  * @param reject reply with a reset/unreachable when there are no backends ({@code options:reject})
- * @param skipSnat skip the router's SNAT for this LB's traffic ({@code options:skip_snat})
+ * @param skipSnat skip the router's SNAT for this LB's traffic ({@code options:skip_snat}); only on
+ *     gateway routers ({@code options:chassis}): on a distributed router with a gateway port OVN would
+ *     not un-DNAT the replies, so such a spec is refused as INVALID
  * @param hairpinSnatIp source IP for hairpinned traffic ({@code options:hairpin_snat_ip})
  * @param neighborResponder ARP/ND responder for VIPs: {@code reachable}, {@code all} or {@code none}
  *     ({@code options:neighbor_responder})
