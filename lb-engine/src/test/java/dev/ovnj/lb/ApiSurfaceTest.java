@@ -39,7 +39,7 @@ class ApiSurfaceTest {
         assertThat(exported("dev.ovnj.ovsdb")).containsExactly("dev.ovnj.ovsdb", "dev.ovnj.ovsdb.cache", "dev.ovnj.ovsdb.client",
                 "dev.ovnj.ovsdb.codegen", "dev.ovnj.ovsdb.data", "dev.ovnj.ovsdb.monitor", "dev.ovnj.ovsdb.schema", "dev.ovnj.ovsdb.tx",
                 "dev.ovnj.ovsdb.typed");
-        assertThat(exported("dev.ovnj.nb")).containsExactly("dev.ovnj.nb.eip", "dev.ovnj.nb.ip", "dev.ovnj.nb.model");
+        assertThat(exported("dev.ovnj.nb")).containsExactly("dev.ovnj.nb.command", "dev.ovnj.nb.eip", "dev.ovnj.nb.ip", "dev.ovnj.nb.model");
         assertThat(exported("dev.ovnj.sb")).containsExactly("dev.ovnj.sb.model");
         assertThat(exported("dev.ovnj.lb")).containsExactly("dev.ovnj.lb", "dev.ovnj.lb.diagnosis", "dev.ovnj.lb.plan", "dev.ovnj.lb.spec");
         // The engine's machinery is not API, whatever its classes' modifiers say.
